@@ -1,0 +1,1 @@
+"""errata: a bilingual knowledge base of software errors."""

@@ -1,0 +1,1 @@
+"""Database-specific code, one module per backend; everything else speaks plain SQLAlchemy."""

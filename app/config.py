@@ -1,0 +1,26 @@
+"""Settings, read from ERRATA_* environment variables when the app or CLI starts."""
+
+from pathlib import Path
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ERRATA_", extra="ignore")
+
+    database_url: str = "sqlite:///errata.db"
+    # Moderation is refused while this is unset.
+    admin_token: SecretStr | None = None
+    # The curated entries loaded (idempotently) by `errata serve`; empty disables it.
+    data_dir: Path | None = PROJECT_ROOT / "data"
+    base_url: str = "http://127.0.0.1:8000"
+    # Evidence submissions allowed per client within rate_limit_window seconds.
+    rate_limit: int = 20
+    rate_limit_window: int = 60
+    # Largest accepted request body for submissions and lookups, in bytes.
+    max_body_bytes: int = 64 * 1024
+    # SQLite: how long a writer waits for the lock before giving up, in milliseconds.
+    busy_timeout_ms: int = 30_000

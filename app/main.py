@@ -1,0 +1,37 @@
+"""The ASGI application: routers, static files, error handlers. No logic here."""
+
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from app.config import PROJECT_ROOT, Settings
+from app.db import make_engine
+from app.routers import api, entries, health, pages
+from app.web import errors
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        app.state.engine.dispose()
+
+    app = FastAPI(
+        title="errata",
+        summary="A bilingual knowledge base of software errors",
+        version="1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = make_engine(settings)
+    app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
+    app.include_router(api.router)
+    app.include_router(health.router)
+    for prefix in ("", "/zh"):
+        app.include_router(pages.router, prefix=prefix)
+        app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
+    errors.install(app)
+    return app

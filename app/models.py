@@ -1,0 +1,195 @@
+"""SQLModel tables. Bilingual text is an `_en`/`_zh` column pair; rates are 0..1 floats.
+
+Derived statistics (fix_rate, confidence, evidence_count, item rates and report counts)
+are stored for fast reads but always recomputed from the evidence rows, never
+incremented in place.
+"""
+
+from datetime import date, datetime
+
+from sqlalchemy import JSON, Column, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Entry(SQLModel, table=True):
+    __tablename__ = "entry"
+
+    id: str = Field(primary_key=True, max_length=300)
+    # A stable integer key for the search index (SQLite's implicit rowid may change on VACUUM).
+    seq: int = Field(unique=True)
+    domain: str = Field(index=True, max_length=100)
+    category: str = Field(index=True, max_length=100)
+    title_en: str
+    title_zh: str | None = None
+    summary_en: str | None = Field(default=None, sa_column=Column(Text))
+    summary_zh: str | None = Field(default=None, sa_column=Column(Text))
+    signature: str = Field(sa_column=Column(Text, nullable=False))
+    ai_generated: bool = False
+    review_status: str = "unreviewed"
+    resolvable: str | None = None
+    scope: str = "generic"
+    first_seen: date | None = None
+    last_confirmed: date | None = None
+    root_cause_en: str | None = Field(default=None, sa_column=Column(Text))
+    root_cause_zh: str | None = Field(default=None, sa_column=Column(Text))
+    prior_fix_rate: float
+    prior_confidence: float
+    fix_rate: float
+    confidence: float
+    evidence_count: int = 0
+    source: str | None = None
+    source_url: str | None = None
+    generated_by: str | None = None
+    generation_date: date | None = None
+    source_evidence_count: int | None = None
+    # Hash of the curated content; an import with the same hash changes nothing.
+    content_hash: str = Field(max_length=64)
+    revision: int = 1
+    created_at: datetime
+    updated_at: datetime = Field(index=True)
+
+
+class Pattern(SQLModel, table=True):
+    __tablename__ = "entry_pattern"
+
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: str = Field(foreign_key="entry.id", ondelete="CASCADE", index=True)
+    position: int
+    regex: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class VersionRow(SQLModel, table=True):
+    __tablename__ = "entry_version"
+
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: str = Field(foreign_key="entry.id", ondelete="CASCADE", index=True)
+    position: int
+    component: str = Field(index=True, max_length=100)
+    version: str = Field(max_length=200)
+    status: str = Field(max_length=20)
+    introduced: str | None = None
+    deprecated: str | None = None
+    notes_en: str | None = Field(default=None, sa_column=Column(Text))
+    notes_zh: str | None = Field(default=None, sa_column=Column(Text))
+
+
+class DocLink(SQLModel, table=True):
+    __tablename__ = "entry_doc"
+
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: str = Field(foreign_key="entry.id", ondelete="CASCADE", index=True)
+    position: int
+    title: str
+    url: str = Field(max_length=2000)
+
+
+class Workaround(SQLModel, table=True):
+    __tablename__ = "workaround"
+    __table_args__ = (UniqueConstraint("entry_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: str = Field(foreign_key="entry.id", ondelete="CASCADE", index=True)
+    position: int
+    key: str = Field(max_length=100)
+    title_en: str = Field(sa_column=Column(Text, nullable=False))
+    title_zh: str | None = Field(default=None, sa_column=Column(Text))
+    steps_en: str | None = Field(default=None, sa_column=Column(Text))
+    steps_zh: str | None = Field(default=None, sa_column=Column(Text))
+    condition_en: str | None = Field(default=None, sa_column=Column(Text))
+    condition_zh: str | None = Field(default=None, sa_column=Column(Text))
+    tradeoff_en: str | None = Field(default=None, sa_column=Column(Text))
+    tradeoff_zh: str | None = Field(default=None, sa_column=Column(Text))
+    sources: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    prior_rate: float
+    rate: float
+    worked: int = 0
+    failed: int = 0
+    partial: int = 0
+
+
+class DeadEnd(SQLModel, table=True):
+    __tablename__ = "dead_end"
+    __table_args__ = (UniqueConstraint("entry_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: str = Field(foreign_key="entry.id", ondelete="CASCADE", index=True)
+    position: int
+    key: str = Field(max_length=100)
+    action_en: str = Field(sa_column=Column(Text, nullable=False))
+    action_zh: str | None = Field(default=None, sa_column=Column(Text))
+    why_fails_en: str = Field(sa_column=Column(Text, nullable=False))
+    why_fails_zh: str | None = Field(default=None, sa_column=Column(Text))
+    condition_en: str | None = Field(default=None, sa_column=Column(Text))
+    condition_zh: str | None = Field(default=None, sa_column=Column(Text))
+    misconception_en: str | None = Field(default=None, sa_column=Column(Text))
+    misconception_zh: str | None = Field(default=None, sa_column=Column(Text))
+    sources: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    prior_rate: float
+    rate: float
+    worked: int = 0
+    failed: int = 0
+    partial: int = 0
+
+
+class Relation(SQLModel, table=True):
+    __tablename__ = "entry_relation"
+
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: str = Field(foreign_key="entry.id", ondelete="CASCADE", index=True)
+    kind: str = Field(max_length=20)  # leads_to | preceded_by | confused_with
+    position: int
+    # Not a foreign key: a target may not be in the base yet.
+    target_id: str = Field(index=True, max_length=300)
+    note_en: str | None = Field(default=None, sa_column=Column(Text))
+    note_zh: str | None = Field(default=None, sa_column=Column(Text))
+    probability: float | None = None
+
+
+class Evidence(SQLModel, table=True):
+    __tablename__ = "evidence"
+    __table_args__ = (Index("ix_evidence_entry_status", "entry_id", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(unique=True, max_length=64)
+    entry_id: str = Field(foreign_key="entry.id", ondelete="CASCADE")
+    # The workaround or dead-end key within the entry, or None for a plain outcome.
+    item: str | None = Field(default=None, max_length=100)
+    outcome: str = Field(max_length=10)  # worked | failed | partial
+    note: str | None = Field(default=None, sa_column=Column(Text))
+    source_url: str | None = Field(default=None, max_length=2000)
+    submitted_at: datetime = Field(index=True)
+    status: str = Field(default="accepted", max_length=10)  # accepted | rejected
+    # Salted hash of the submitting client, for moderation; never exported.
+    client: str | None = Field(default=None, max_length=64)
+
+
+class EvidenceVersion(SQLModel, table=True):
+    __tablename__ = "evidence_version"
+
+    id: int | None = Field(default=None, primary_key=True)
+    evidence_id: int = Field(foreign_key="evidence.id", ondelete="CASCADE", index=True)
+    component: str = Field(max_length=100)
+    version: str = Field(max_length=100)
+
+
+class EntryRevision(SQLModel, table=True):
+    """The content of an entry as it was before revision `revision + 1` replaced it."""
+
+    __tablename__ = "entry_revision"
+    __table_args__ = (UniqueConstraint("entry_id", "revision"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    entry_id: str = Field(foreign_key="entry.id", ondelete="CASCADE", index=True)
+    revision: int
+    content: dict = Field(sa_column=Column(JSON, nullable=False))
+    replaced_at: datetime
+
+
+class ModerationAction(SQLModel, table=True):
+    __tablename__ = "moderation_action"
+
+    id: int | None = Field(default=None, primary_key=True)
+    evidence_uid: str = Field(index=True, max_length=64)
+    action: str = Field(max_length=20)  # reject | restore
+    reason: str | None = Field(default=None, sa_column=Column(Text))
+    at: datetime

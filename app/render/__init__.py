@@ -1,0 +1,1 @@
+"""Turning an EntryView (and lists of them) into HTML, Markdown and JSON."""

@@ -1,0 +1,48 @@
+"""One entry, three formats: the suffix of the URL picks HTML, JSON or Markdown."""
+
+import orjson
+from fastapi import Request
+from fastapi.responses import Response
+
+from app.render.export_md import render_entry_markdown
+from app.schemas.views import EntryView
+from app.web.templating import render_page
+
+SUFFIXES = {".json": "json", ".md": "md"}
+MARKDOWN = "text/markdown; charset=utf-8"
+
+
+def split_format(path: str) -> tuple[str, str]:
+    """`llm/foo.json` -> (`llm/foo`, `json`); a path without a known suffix is HTML."""
+    for suffix, fmt in SUFFIXES.items():
+        if path.endswith(suffix):
+            return path[: -len(suffix)], fmt
+    return path, "html"
+
+
+def json_response(payload, status_code: int = 200, headers: dict | None = None) -> Response:
+    return Response(
+        orjson.dumps(payload),
+        status_code=status_code,
+        media_type="application/json",
+        headers=headers,
+    )
+
+
+def entry_json(view: EntryView) -> dict:
+    return view.model_dump(mode="json", by_alias=True)
+
+
+def respond_entry(request: Request, view: EntryView, fmt: str, lang: str, **context) -> Response:
+    if fmt == "json":
+        return json_response(entry_json(view))
+    if fmt == "md":
+        base = str(request.base_url).rstrip("/")
+        return Response(render_entry_markdown(view, lang, base), media_type=MARKDOWN)
+    response = render_page(request, "entry.html", lang, entry=view, **context)
+    response.headers["Link"] = (
+        f'<{view.links.json_}>; rel="alternate"; type="application/json", '
+        f"<{view.links.markdown if lang == 'en' else view.links.markdown_zh}>; "
+        f'rel="alternate"; type="text/markdown"'
+    )
+    return response

@@ -1,0 +1,1 @@
+"""One module per surface of the site; app.main includes them."""

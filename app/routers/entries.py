@@ -1,0 +1,29 @@
+"""Entry pages: /errors/{id}[.json|.md], in English and (under /zh) Chinese."""
+
+from fastapi import APIRouter, Request
+
+from app.db import SessionDep
+from app.render.formats import respond_entry, split_format
+from app.services.entries import get_entry
+from app.web.deps import LangDep
+
+router = APIRouter()
+
+_FORMATS_DOC = {
+    200: {
+        "description": "The entry: HTML by default, JSON with a `.json` suffix, Markdown with `.md`",
+        "content": {
+            "text/html": {},
+            "application/json": {"schema": {"$ref": "#/components/schemas/EntryView"}},
+            "text/markdown": {},
+        },
+    },
+    404: {"description": "No entry has this id"},
+}
+
+
+@router.get("/errors/{entry_path:path}", responses=_FORMATS_DOC, response_model=None)
+def entry_page(entry_path: str, request: Request, session: SessionDep, lang: LangDep):
+    entry_id, fmt = split_format(entry_path)
+    view = get_entry(session, entry_id)
+    return respond_entry(request, view, fmt, lang)

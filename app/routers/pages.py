@@ -1,0 +1,73 @@
+"""Home, domain and search pages (HTML), in both languages."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+
+from app.db import SessionDep
+from app.services.catalog import Filters, domain_counts, list_entries, most_reported, recent_entries
+from app.services.errors import EntryNotFound
+from app.services.search import search_entries
+from app.web.deps import LangDep
+from app.web.templating import render_page
+
+router = APIRouter()
+PAGE_SIZE = 50
+
+
+@router.get("/", include_in_schema=False)
+def home_page(request: Request, session: SessionDep, lang: LangDep):
+    return render_page(
+        request,
+        "home.html",
+        lang,
+        domains=domain_counts(session),
+        recent=recent_entries(session),
+        most_reported=most_reported(session),
+    )
+
+
+@router.get("/domains/{domain}", include_in_schema=False)
+def domain_page(
+    domain: str,
+    request: Request,
+    session: SessionDep,
+    lang: LangDep,
+    page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+):
+    entries, count = list_entries(
+        session, Filters(domain=domain), limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
+    )
+    if count == 0:
+        raise EntryNotFound(domain)
+    return render_page(
+        request,
+        "domain.html",
+        lang,
+        domain=domain,
+        entries=entries,
+        count=count,
+        page=page,
+        pages=(count + PAGE_SIZE - 1) // PAGE_SIZE,
+    )
+
+
+@router.get("/search", include_in_schema=False)
+def search_page(
+    request: Request,
+    session: SessionDep,
+    lang: LangDep,
+    q: Annotated[str, Query(max_length=500)] = "",
+    page: Annotated[int, Query(ge=1, le=1000)] = 1,
+):
+    hits, count = search_entries(session, q, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    return render_page(
+        request,
+        "search.html",
+        lang,
+        q=q,
+        hits=hits,
+        count=count,
+        page=page,
+        pages=(count + PAGE_SIZE - 1) // PAGE_SIZE,
+    )

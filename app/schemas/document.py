@@ -1,0 +1,161 @@
+"""The entry as a file in `data/` (see docs/data-format.md): what import reads and export writes."""
+
+import hashlib
+from datetime import date
+from typing import Literal
+
+import orjson
+import re2
+from pydantic import AwareDatetime, Field, field_validator, model_validator
+
+from app.schemas.common import EntryId, ItemKey, Rate, Str, Strict, Text
+
+VersionStatus = Literal["active", "fixed", "unaffected", "unknown"]
+Outcome = Literal["worked", "failed", "partial"]
+ReviewStatus = Literal["unreviewed", "reviewed"]
+Resolvable = Literal["true", "partial", "false"]
+RelationKind = Literal["leads_to", "preceded_by", "confused_with"]
+RELATION_KINDS: tuple[RelationKind, ...] = ("leads_to", "preceded_by", "confused_with")
+Url = str
+
+
+def _check_url(value: str | None) -> str | None:
+    if value is not None and not value.startswith(("http://", "https://")):
+        raise ValueError("must be an http(s) URL")
+    return value
+
+
+class VersionDoc(Strict):
+    component: Str = Field(min_length=1, max_length=100)
+    version: Str = Field(max_length=200)
+    status: VersionStatus = "active"
+    introduced: Str | None = None
+    deprecated: Str | None = None
+    notes: Text | None = None
+
+
+class DocLinkDoc(Strict):
+    title: Str = Field(min_length=1)
+    url: Url
+
+    _url = field_validator("url")(_check_url)
+
+
+class WorkaroundDoc(Strict):
+    id: ItemKey
+    title: Text
+    steps: Text | None = None
+    success_rate: Rate
+    condition: Text | None = None
+    tradeoff: Text | None = None
+    sources: list[Url] = []
+
+    _sources = field_validator("sources")(lambda v: [_check_url(u) for u in v])
+
+
+class DeadEndDoc(Strict):
+    id: ItemKey
+    action: Text
+    why_fails: Text
+    fail_rate: Rate
+    condition: Text | None = None
+    misconception: Text | None = None
+    sources: list[Url] = []
+
+    _sources = field_validator("sources")(lambda v: [_check_url(u) for u in v])
+
+
+class RelatedRef(Strict):
+    id: EntryId
+    note: Text | None = None
+    probability: Rate | None = None
+
+
+class RelatedDoc(Strict):
+    leads_to: list[RelatedRef] = []
+    preceded_by: list[RelatedRef] = []
+    confused_with: list[RelatedRef] = []
+
+
+class PriorDoc(Strict):
+    fix_rate: Rate
+    confidence: Rate
+
+
+class ProvenanceDoc(Strict):
+    source: Str | None = None
+    source_url: Url | None = None
+    generated_by: Str | None = None
+    generation_date: date | None = None
+    source_evidence_count: int | None = Field(default=None, ge=0)
+
+
+class EvidenceDoc(Strict):
+    uid: Str = Field(min_length=1, max_length=64)
+    item: ItemKey | None = None
+    outcome: Outcome
+    versions: dict[Str, Str] = {}
+    note: Str | None = None
+    source_url: Url | None = None
+    submitted_at: AwareDatetime
+    status: Literal["accepted", "rejected"] = "accepted"
+
+    _source_url = field_validator("source_url")(_check_url)
+
+
+class EntryDoc(Strict):
+    id: EntryId
+    domain: Str
+    category: Str = Field(min_length=1, max_length=100)
+    title: Text
+    summary: Text | None = None
+    signature: Str = Field(min_length=1)
+    patterns: list[Str] = []
+    ai_generated: bool = False
+    review_status: ReviewStatus = "unreviewed"
+    resolvable: Resolvable | None = None
+    scope: Str = "generic"
+    first_seen: date | None = None
+    last_confirmed: date | None = None
+    prior: PriorDoc
+    versions: list[VersionDoc] = []
+    root_cause: Text | None = None
+    docs: list[DocLinkDoc] = []
+    workarounds: list[WorkaroundDoc] = []
+    dead_ends: list[DeadEndDoc] = []
+    related: RelatedDoc = RelatedDoc()
+    provenance: ProvenanceDoc | None = None
+    evidence: list[EvidenceDoc] = []
+    revision: int | None = Field(default=None, ge=1)
+    created_at: AwareDatetime | None = None
+    updated_at: AwareDatetime | None = None
+
+    @field_validator("patterns")
+    @classmethod
+    def _patterns_compile(cls, patterns: list[str]) -> list[str]:
+        for index, pattern in enumerate(patterns):
+            try:
+                re2.compile(pattern)
+            except re2.error as exc:
+                raise ValueError(f"pattern {index} is not a valid RE2 expression: {exc}") from None
+        return patterns
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "EntryDoc":
+        if self.domain != self.id.split("/", 1)[0]:
+            raise ValueError(f"domain {self.domain!r} does not match the id {self.id!r}")
+        keys = [w.id for w in self.workarounds] + [d.id for d in self.dead_ends]
+        duplicates = sorted({k for k in keys if keys.count(k) > 1})
+        if duplicates:
+            raise ValueError(f"workaround/dead-end ids are not unique: {', '.join(duplicates)}")
+        for report in self.evidence:
+            if report.item is not None and report.item not in keys:
+                raise ValueError(f"evidence {report.uid} names an unknown item {report.item!r}")
+        return self
+
+    def content(self) -> dict:
+        """The curated content: everything but evidence and bookkeeping."""
+        return self.model_dump(mode="json", exclude={"evidence", "revision", "created_at", "updated_at"})
+
+    def content_hash(self) -> str:
+        return hashlib.sha256(orjson.dumps(self.content(), option=orjson.OPT_SORT_KEYS)).hexdigest()

@@ -1,0 +1,157 @@
+"""The public JSON shapes. One `EntryView` feeds the HTML, JSON and Markdown views in both languages."""
+
+from datetime import date, datetime
+
+from pydantic import BaseModel, Field
+
+from app.schemas.common import Text
+from app.schemas.document import (
+    DocLinkDoc,
+    Outcome,
+    ProvenanceDoc,
+    Resolvable,
+    ReviewStatus,
+    VersionDoc,
+)
+
+SCHEMA_VERSION = 1
+
+
+class ReportCounts(BaseModel):
+    worked: int = 0
+    failed: int = 0
+    partial: int = 0
+
+
+class WorkaroundView(BaseModel):
+    id: str
+    title: Text
+    steps: Text | None
+    success_rate: float = Field(description="Posterior success rate, 0..1")
+    prior_success_rate: float = Field(description="Curated prior, 0..1")
+    reports: ReportCounts
+    condition: Text | None
+    tradeoff: Text | None
+    sources: list[str]
+
+
+class DeadEndView(BaseModel):
+    id: str
+    action: Text
+    why_fails: Text
+    fail_rate: float = Field(description="Posterior rate at which this fails, 0..1")
+    prior_fail_rate: float
+    reports: ReportCounts
+    condition: Text | None
+    misconception: Text | None
+    sources: list[str]
+
+
+class RelatedView(BaseModel):
+    id: str
+    in_base: bool = Field(description="False while the target entry is not in errata yet")
+    title: Text | None
+    note: Text | None
+    probability: float | None
+
+
+class RelatedViews(BaseModel):
+    leads_to: list[RelatedView] = []
+    preceded_by: list[RelatedView] = []
+    confused_with: list[RelatedView] = []
+
+
+class PriorView(BaseModel):
+    fix_rate: float
+    confidence: float
+    weight: float = Field(description="Pseudo-observations the curated prior is worth")
+
+
+class EvidenceView(BaseModel):
+    uid: str
+    item: str | None
+    outcome: Outcome
+    versions: dict[str, str]
+    note: str | None
+    source_url: str | None
+    submitted_at: datetime
+    status: str
+
+
+class VersionReport(BaseModel):
+    """How reports on one component version turned out."""
+
+    component: str
+    version: str
+    worked: int = 0
+    failed: int = 0
+    partial: int = 0
+
+
+class EntryLinks(BaseModel):
+    html: str
+    html_zh: str
+    json_: str = Field(alias="json", serialization_alias="json")
+    markdown: str
+    markdown_zh: str
+
+    model_config = {"populate_by_name": True}
+
+
+class EntryView(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    id: str
+    domain: str
+    category: str
+    title: Text
+    summary: Text | None
+    signature: str
+    patterns: list[str]
+    ai_generated: bool
+    review_status: ReviewStatus
+    resolvable: Resolvable | None
+    scope: str
+    fix_rate: float
+    confidence: float
+    evidence_count: int
+    first_seen: date | None
+    last_confirmed: date | None
+    prior: PriorView
+    versions: list[VersionDoc]
+    root_cause: Text | None
+    docs: list[DocLinkDoc]
+    workarounds: list[WorkaroundView]
+    dead_ends: list[DeadEndView]
+    related: RelatedViews
+    provenance: ProvenanceDoc | None
+    recent_evidence: list[EvidenceView]
+    version_reports: list[VersionReport]
+    links: EntryLinks
+    created_at: datetime
+    updated_at: datetime
+    revision: int
+
+
+class EntrySummary(BaseModel):
+    id: str
+    domain: str
+    category: str
+    title: Text
+    signature: str
+    fix_rate: float
+    confidence: float
+    evidence_count: int
+    ai_generated: bool
+    updated_at: datetime
+    url: str
+
+
+class EntryPage(BaseModel):
+    data: list[EntrySummary]
+    count: int = Field(description="Entries matching the filters, over all pages")
+    next: str | None = Field(description="URL of the next page, or null on the last one")
+
+
+class DomainCount(BaseModel):
+    domain: str
+    count: int

@@ -1,0 +1,1 @@
+"""Services: the operations of errata, independent of HTTP."""

@@ -1,0 +1,81 @@
+"""Lists of entries: filtered and paginated for the API, and the home page's selections."""
+
+from dataclasses import dataclass
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from app.models import Entry, VersionRow
+from app.schemas.views import DomainCount, EntrySummary
+from app.services.entries import summary
+from app.services.versions import covers
+
+
+@dataclass(frozen=True)
+class Filters:
+    domain: str | None = None
+    category: str | None = None
+    component: str | None = None
+    version: str | None = None
+
+
+def affected_entry_ids(session: Session, component: str, version: str | None) -> set[str]:
+    """Entries whose compatibility rows say `component` at `version` is affected."""
+    rows = session.exec(
+        select(VersionRow.entry_id, VersionRow.version).where(
+            func.lower(VersionRow.component) == component.lower(),
+            VersionRow.status == "active",
+        )
+    ).all()
+    return {entry_id for entry_id, row in rows if version is None or covers(row, version)}
+
+
+def _filtered(session: Session, filters: Filters, ids: list[str] | None):
+    query = select(Entry)
+    if filters.domain:
+        query = query.where(Entry.domain == filters.domain)
+    if filters.category:
+        query = query.where(Entry.category == filters.category)
+    if filters.component:
+        query = query.where(
+            col(Entry.id).in_(affected_entry_ids(session, filters.component, filters.version))
+        )
+    if ids is not None:
+        query = query.where(col(Entry.id).in_(ids))
+    return query
+
+
+def list_entries(
+    session: Session, filters: Filters, *, limit: int, offset: int, ids: list[str] | None = None
+) -> tuple[list[EntrySummary], int]:
+    """A page of entries, and how many match in all. `ids` (ranked) narrows and orders."""
+    query = _filtered(session, filters, ids)
+    total = session.exec(select(func.count()).select_from(query.subquery())).one()
+    if ids is not None:
+        rank = {entry_id: n for n, entry_id in enumerate(ids)}
+        rows = sorted(session.exec(query).all(), key=lambda e: rank[e.id])[offset : offset + limit]
+    else:
+        rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
+    return [summary(e) for e in rows], total
+
+
+def domain_counts(session: Session) -> list[DomainCount]:
+    rows = session.exec(
+        select(Entry.domain, func.count()).group_by(Entry.domain).order_by(Entry.domain)
+    ).all()
+    return [DomainCount(domain=d, count=n) for d, n in rows]
+
+
+def recent_entries(session: Session, limit: int = 10) -> list[EntrySummary]:
+    rows = session.exec(select(Entry).order_by(col(Entry.updated_at).desc(), Entry.id).limit(limit)).all()
+    return [summary(e) for e in rows]
+
+
+def most_reported(session: Session, limit: int = 10) -> list[EntrySummary]:
+    rows = session.exec(
+        select(Entry)
+        .where(Entry.evidence_count > 0)
+        .order_by(col(Entry.evidence_count).desc(), Entry.id)
+        .limit(limit)
+    ).all()
+    return [summary(e) for e in rows]

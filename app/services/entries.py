@@ -1,0 +1,230 @@
+"""Reading entries: one load builds the EntryView every format and language renders."""
+
+from collections import defaultdict
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from app.models import (
+    DeadEnd,
+    DocLink,
+    Entry,
+    Evidence,
+    EvidenceVersion,
+    Pattern,
+    Relation,
+    VersionRow,
+    Workaround,
+)
+from app.schemas.common import Text
+from app.schemas.document import RELATION_KINDS, DocLinkDoc, ProvenanceDoc, VersionDoc
+from app.schemas.views import (
+    DeadEndView,
+    EntryLinks,
+    EntrySummary,
+    EntryView,
+    EvidenceView,
+    PriorView,
+    RelatedView,
+    RelatedViews,
+    ReportCounts,
+    VersionReport,
+    WorkaroundView,
+)
+from app.services import stats
+from app.services.errors import EntryNotFound
+from app.urls import entry_url
+
+RECENT_EVIDENCE = 10
+
+
+def text(en: str | None, zh: str | None) -> Text | None:
+    return Text(en=en, zh=zh) if en else None
+
+
+def _ordered(session: Session, model, entry_id: str):
+    return session.exec(select(model).where(model.entry_id == entry_id).order_by(model.position)).all()
+
+
+def links(entry_id: str) -> EntryLinks:
+    return EntryLinks(
+        html=entry_url(entry_id),
+        html_zh=entry_url(entry_id, lang="zh"),
+        json=entry_url(entry_id, fmt="json"),
+        markdown=entry_url(entry_id, fmt="md"),
+        markdown_zh=entry_url(entry_id, lang="zh", fmt="md"),
+    )
+
+
+def provenance(entry: Entry) -> ProvenanceDoc | None:
+    values = {
+        "source": entry.source,
+        "source_url": entry.source_url,
+        "generated_by": entry.generated_by,
+        "generation_date": entry.generation_date,
+        "source_evidence_count": entry.source_evidence_count,
+    }
+    return ProvenanceDoc(**values) if any(v is not None for v in values.values()) else None
+
+
+def evidence_views(session: Session, rows: list[Evidence]) -> list[EvidenceView]:
+    versions: dict[int, dict[str, str]] = defaultdict(dict)
+    if rows:
+        for v in session.exec(
+            select(EvidenceVersion)
+            .where(col(EvidenceVersion.evidence_id).in_([r.id for r in rows]))
+            .order_by(EvidenceVersion.id)
+        ):
+            versions[v.evidence_id][v.component] = v.version
+    return [
+        EvidenceView(
+            uid=r.uid,
+            item=r.item,
+            outcome=r.outcome,
+            versions=versions[r.id],
+            note=r.note,
+            source_url=r.source_url,
+            submitted_at=r.submitted_at,
+            status=r.status,
+        )
+        for r in rows
+    ]
+
+
+def _version_reports(session: Session, entry_id: str) -> list[VersionReport]:
+    rows = session.exec(
+        select(EvidenceVersion.component, EvidenceVersion.version, Evidence.outcome, func.count())
+        .join(Evidence, col(Evidence.id) == EvidenceVersion.evidence_id)
+        .where(Evidence.entry_id == entry_id, Evidence.status == "accepted")
+        .group_by(EvidenceVersion.component, EvidenceVersion.version, Evidence.outcome)
+    ).all()
+    reports: dict[tuple[str, str], VersionReport] = {}
+    for component, version, outcome, count in rows:
+        report = reports.setdefault((component, version), VersionReport(component=component, version=version))
+        setattr(report, outcome, count)
+    return sorted(reports.values(), key=lambda r: (r.component.lower(), r.version))
+
+
+def _related(session: Session, entry_id: str) -> RelatedViews:
+    rows = _ordered(session, Relation, entry_id)
+    targets = {r.target_id for r in rows}
+    titles = (
+        {
+            e.id: Text(en=e.title_en, zh=e.title_zh)
+            for e in session.exec(select(Entry).where(col(Entry.id).in_(targets)))
+        }
+        if targets
+        else {}
+    )
+    grouped: dict[str, list[RelatedView]] = {kind: [] for kind in RELATION_KINDS}
+    for r in rows:
+        grouped[r.kind].append(
+            RelatedView(
+                id=r.target_id,
+                in_base=r.target_id in titles,
+                title=titles.get(r.target_id),
+                note=text(r.note_en, r.note_zh),
+                probability=r.probability,
+            )
+        )
+    return RelatedViews(**grouped)
+
+
+def get_entry(session: Session, entry_id: str) -> EntryView:
+    entry = session.get(Entry, entry_id)
+    if entry is None:
+        raise EntryNotFound(entry_id)
+    recent = session.exec(
+        select(Evidence)
+        .where(Evidence.entry_id == entry_id, Evidence.status == "accepted")
+        .order_by(col(Evidence.submitted_at).desc(), col(Evidence.id).desc())
+        .limit(RECENT_EVIDENCE)
+    ).all()
+    return EntryView(
+        id=entry.id,
+        domain=entry.domain,
+        category=entry.category,
+        title=Text(en=entry.title_en, zh=entry.title_zh),
+        summary=text(entry.summary_en, entry.summary_zh),
+        signature=entry.signature,
+        patterns=[p.regex for p in _ordered(session, Pattern, entry_id)],
+        ai_generated=entry.ai_generated,
+        review_status=entry.review_status,
+        resolvable=entry.resolvable,
+        scope=entry.scope,
+        fix_rate=entry.fix_rate,
+        confidence=entry.confidence,
+        evidence_count=entry.evidence_count,
+        first_seen=entry.first_seen,
+        last_confirmed=entry.last_confirmed,
+        prior=PriorView(
+            fix_rate=entry.prior_fix_rate,
+            confidence=entry.prior_confidence,
+            weight=stats.PRIOR_WEIGHT,
+        ),
+        versions=[
+            VersionDoc(
+                component=v.component,
+                version=v.version,
+                status=v.status,
+                introduced=v.introduced,
+                deprecated=v.deprecated,
+                notes=text(v.notes_en, v.notes_zh),
+            )
+            for v in _ordered(session, VersionRow, entry_id)
+        ],
+        root_cause=text(entry.root_cause_en, entry.root_cause_zh),
+        docs=[DocLinkDoc(title=d.title, url=d.url) for d in _ordered(session, DocLink, entry_id)],
+        workarounds=[
+            WorkaroundView(
+                id=w.key,
+                title=Text(en=w.title_en, zh=w.title_zh),
+                steps=text(w.steps_en, w.steps_zh),
+                success_rate=w.rate,
+                prior_success_rate=w.prior_rate,
+                reports=ReportCounts(worked=w.worked, failed=w.failed, partial=w.partial),
+                condition=text(w.condition_en, w.condition_zh),
+                tradeoff=text(w.tradeoff_en, w.tradeoff_zh),
+                sources=w.sources,
+            )
+            for w in _ordered(session, Workaround, entry_id)
+        ],
+        dead_ends=[
+            DeadEndView(
+                id=d.key,
+                action=Text(en=d.action_en, zh=d.action_zh),
+                why_fails=Text(en=d.why_fails_en, zh=d.why_fails_zh),
+                fail_rate=d.rate,
+                prior_fail_rate=d.prior_rate,
+                reports=ReportCounts(worked=d.worked, failed=d.failed, partial=d.partial),
+                condition=text(d.condition_en, d.condition_zh),
+                misconception=text(d.misconception_en, d.misconception_zh),
+                sources=d.sources,
+            )
+            for d in _ordered(session, DeadEnd, entry_id)
+        ],
+        related=_related(session, entry_id),
+        provenance=provenance(entry),
+        recent_evidence=evidence_views(session, recent),
+        version_reports=_version_reports(session, entry_id),
+        links=links(entry.id),
+        created_at=entry.created_at,
+        updated_at=entry.updated_at,
+        revision=entry.revision,
+    )
+
+
+def summary(entry: Entry) -> EntrySummary:
+    return EntrySummary(
+        id=entry.id,
+        domain=entry.domain,
+        category=entry.category,
+        title=Text(en=entry.title_en, zh=entry.title_zh),
+        signature=entry.signature,
+        fix_rate=entry.fix_rate,
+        confidence=entry.confidence,
+        evidence_count=entry.evidence_count,
+        ai_generated=entry.ai_generated,
+        updated_at=entry.updated_at,
+        url=entry_url(entry.id),
+    )

@@ -1,0 +1,35 @@
+"""`errata export`: every entry written back as a file in the project's own format."""
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from sqlalchemy import Engine
+from sqlmodel import select
+
+from app.db import read_session
+from app.models import Entry, Evidence
+from app.services.documents import document_path, dump_document, to_document
+from app.services.entries import evidence_views, get_entry
+
+
+def export_all(
+    engine: Engine,
+    target: Path,
+    *,
+    progress: Callable[[Iterable[str]], Iterable[str]] = lambda ids: ids,
+) -> int:
+    written = 0
+    with read_session(engine) as session:
+        ids = session.exec(select(Entry.id).order_by(Entry.id)).all()
+        for entry_id in progress(ids):
+            evidence = session.exec(
+                select(Evidence)
+                .where(Evidence.entry_id == entry_id)
+                .order_by(Evidence.submitted_at, Evidence.id)
+            ).all()
+            doc = to_document(get_entry(session, entry_id), evidence_views(session, list(evidence)))
+            path = document_path(target, entry_id)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(dump_document(doc), encoding="utf-8")
+            written += 1
+    return written

@@ -1,0 +1,89 @@
+"""Full-text search over titles, signatures, root causes, workarounds and dead ends, both languages."""
+
+import re
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+from sqlmodel import Session, col, select
+
+from app.backends import sqlite as sqlite_backend
+from app.models import Entry
+from app.schemas.common import Text
+from app.urls import entry_url
+
+MAX_TERMS = 16
+_EDGE_PUNCTUATION = "\"'`()[]{}<>,;:!?*^~+-=|&"
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    id: str
+    domain: str
+    category: str
+    title: Text
+    signature: str
+    snippet: Markup
+    score: float
+    fix_rate: float
+    url: str
+
+
+def terms(query: str) -> list[str]:
+    """User words, stripped of operator characters at their edges; never raises."""
+    words = (w.strip(_EDGE_PUNCTUATION) for w in re.split(r"\s+", query or ""))
+    seen: dict[str, None] = {}
+    for word in words:
+        if word:
+            seen.setdefault(word.lower(), None)
+    return list(seen)[:MAX_TERMS]
+
+
+def highlight(snippet: str) -> Markup:
+    """Escape the stored text, then mark the matches: nothing from an entry becomes live HTML."""
+    safe = str(escape(snippet))
+    return Markup(
+        safe.replace(sqlite_backend.HIGHLIGHT_START, "<mark>").replace(
+            sqlite_backend.HIGHLIGHT_END, "</mark>"
+        )
+    )
+
+
+def _matches(session: Session, query: str, *, limit: int, offset: int):
+    words = terms(query)
+    if not words:
+        return [], 0
+    conn = session.connection()
+    rows, total = sqlite_backend.search_index(conn, words, any_term=False, limit=limit, offset=offset)
+    if total == 0 and len(words) > 1:
+        rows, total = sqlite_backend.search_index(conn, words, any_term=True, limit=limit, offset=offset)
+    return rows, total
+
+
+def search_entries(
+    session: Session, query: str, *, limit: int = 20, offset: int = 0
+) -> tuple[list[SearchHit], int]:
+    rows, total = _matches(session, query, limit=limit, offset=offset)
+    if not rows:
+        return [], total
+    entries = {e.seq: e for e in session.exec(select(Entry).where(col(Entry.seq).in_([r[0] for r in rows])))}
+    hits = [
+        SearchHit(
+            id=e.id,
+            domain=e.domain,
+            category=e.category,
+            title=Text(en=e.title_en, zh=e.title_zh),
+            signature=e.signature,
+            snippet=highlight(snippet),
+            score=round(-score, 4),
+            fix_rate=e.fix_rate,
+            url=entry_url(e.id),
+        )
+        for seq, score, snippet in rows
+        if (e := entries.get(seq)) is not None
+    ]
+    return hits, total
+
+
+def ranked_ids(session: Session, query: str, limit: int = 1000) -> list[str]:
+    hits, _ = search_entries(session, query, limit=limit)
+    return [h.id for h in hits]

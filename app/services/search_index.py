@@ -1,0 +1,39 @@
+"""Keeps the full-text index in step with entries: called in the transaction of every entry write."""
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from app.backends import sqlite as sqlite_backend
+from app.models import DeadEnd, Entry, Workaround
+
+
+def next_seq(session: Session) -> int:
+    return (session.exec(select(func.max(Entry.seq))).one() or 0) + 1
+
+
+def _join(*parts: str | None) -> str:
+    return "\n".join(p for p in parts if p)
+
+
+def index_entry(session: Session, entry: Entry) -> None:
+    """(Re)write the index row of one entry: both languages, every text a reader searches."""
+    workarounds = session.exec(select(Workaround).where(Workaround.entry_id == entry.id)).all()
+    dead_ends = session.exec(select(DeadEnd).where(DeadEnd.entry_id == entry.id)).all()
+    body = _join(
+        entry.summary_en,
+        entry.summary_zh,
+        entry.root_cause_en,
+        entry.root_cause_zh,
+        *(
+            _join(w.title_en, w.title_zh, w.steps_en, w.steps_zh, w.condition_en, w.condition_zh)
+            for w in workarounds
+        ),
+        *(_join(d.action_en, d.action_zh, d.why_fails_en, d.why_fails_zh) for d in dead_ends),
+    )
+    sqlite_backend.write_index_row(
+        session.connection(),
+        entry.seq,
+        title=_join(entry.title_en, entry.title_zh, entry.id, entry.category),
+        signature=entry.signature,
+        body=body,
+    )

@@ -1,0 +1,1 @@
+"""HTTP: templates, dependencies, error responses. Routes live in app.routers."""

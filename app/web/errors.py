@@ -1,0 +1,87 @@
+"""Errors in the dialect of the path: JSON on API and .json paths, Markdown on .md, HTML elsewhere."""
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException
+
+from app.i18n import lang_of_path, translations
+from app.render.formats import MARKDOWN, json_response
+from app.services.errors import EntryNotFound, EvidenceNotFound, ItemNotFound
+from app.web.templating import render_page
+
+
+def _wants_json(request: Request) -> bool:
+    path = request.url.path
+    return path.startswith("/api/") or path.endswith(".json") or path in ("/healthz", "/openapi.json")
+
+
+def _error(request: Request, status: int, detail, headers: dict | None = None) -> Response:
+    path = request.url.path
+    if _wants_json(request):
+        return json_response({"detail": detail}, status_code=status, headers=headers)
+    lang = lang_of_path(path)
+    message = detail if isinstance(detail, str) else translations(lang).gettext("Invalid input")
+    if path.endswith(".md"):
+        return Response(f"# {status}\n\n{message}\n", status, headers, media_type=MARKDOWN)
+    response = render_page(
+        request,
+        "error.html",
+        lang,
+        status_code=status,
+        status=status,
+        message=message,
+        problems=detail if isinstance(detail, list) else [],
+    )
+    response.headers.update(headers or {})
+    return response
+
+
+def _field_errors(exc: RequestValidationError) -> list[dict]:
+    return [
+        {
+            "loc": list(e["loc"]),
+            "field": ".".join(str(p) for p in e["loc"][1:]) or e["loc"][0],
+            "msg": e["msg"],
+            "type": e["type"],
+        }
+        for e in exc.errors()
+    ]
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(EntryNotFound)
+    async def _entry_not_found(request: Request, exc: EntryNotFound):
+        gettext = translations(lang_of_path(request.url.path)).gettext
+        return _error(request, 404, gettext("No entry %(id)s") % {"id": exc.entry_id})
+
+    @app.exception_handler(ItemNotFound)
+    async def _item_not_found(request: Request, exc: ItemNotFound):
+        gettext = translations(lang_of_path(request.url.path)).gettext
+        return _error(
+            request,
+            404,
+            gettext("Entry %(id)s has no workaround or dead end %(item)s")
+            % {"id": exc.entry_id, "item": exc.item},
+        )
+
+    @app.exception_handler(EvidenceNotFound)
+    async def _evidence_not_found(request: Request, exc: EvidenceNotFound):
+        return _error(request, 404, f"No evidence {exc}")
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        return _error(request, 422, _field_errors(exc))
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException):
+        detail = exc.detail
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = translations(lang_of_path(request.url.path)).gettext("Page not found")
+        return _error(request, exc.status_code, detail, getattr(exc, "headers", None))
+
+    @app.exception_handler(OperationalError)
+    async def _busy(request: Request, exc: OperationalError):
+        # The database stayed locked past the busy timeout: ask the client to retry.
+        return _error(request, 503, "The database is busy; try again", {"Retry-After": "1"})
