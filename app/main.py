@@ -7,8 +7,9 @@ from fastapi.staticfiles import StaticFiles
 
 from app.config import PROJECT_ROOT, Settings
 from app.db import make_engine
-from app.routers import api, entries, health, pages
+from app.routers import api, entries, evidence, health, moderation, pages
 from app.web import errors
+from app.web.limits import BodyLimitMiddleware
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -29,9 +30,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = make_engine(settings)
     app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
     app.include_router(api.router)
+    app.include_router(evidence.api_router)
+    app.include_router(moderation.router)
     app.include_router(health.router)
     for prefix in ("", "/zh"):
         app.include_router(pages.router, prefix=prefix)
+        app.include_router(evidence.form_router, prefix=prefix)
         app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
     errors.install(app)
+    app.add_middleware(BodyLimitMiddleware, settings=settings)
     return app

@@ -147,7 +147,10 @@ class Relation(SQLModel, table=True):
 
 class Evidence(SQLModel, table=True):
     __tablename__ = "evidence"
-    __table_args__ = (Index("ix_evidence_entry_status", "entry_id", "status"),)
+    __table_args__ = (
+        Index("ix_evidence_entry_status", "entry_id", "status"),
+        Index("ix_evidence_client_time", "client", "submitted_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     uid: str = Field(unique=True, max_length=64)

@@ -39,7 +39,18 @@ def respond_entry(request: Request, view: EntryView, fmt: str, lang: str, **cont
     if fmt == "md":
         base = str(request.base_url).rstrip("/")
         return Response(render_entry_markdown(view, lang, base), media_type=MARKDOWN)
-    response = render_page(request, "entry.html", lang, entry=view, **context)
+    titles = {w.id: w.title.pick(lang) for w in view.workarounds}
+    titles.update({d.id: d.action.pick(lang) for d in view.dead_ends})
+    response = render_page(
+        request,
+        "entry.html",
+        lang,
+        entry=view,
+        item_titles=titles,
+        workaround_ids={w.id for w in view.workarounds},
+        reported=bool(request.query_params.get("reported")),
+        **context,
+    )
     response.headers["Link"] = (
         f'<{view.links.json_}>; rel="alternate"; type="application/json", '
         f"<{view.links.markdown if lang == 'en' else view.links.markdown_zh}>; "

@@ -98,7 +98,13 @@ def document_content(view: EntryView) -> dict:
 
 
 class _Dumper(yaml.SafeDumper):
-    pass
+    def increase_indent(self, flow=False, indentless=False):
+        # Indent list items under their key, as people write YAML by hand.
+        return super().increase_indent(flow, False)
+
+
+class _Quoted(str):
+    """Regular expressions, always single-quoted so that no character of them is read as YAML."""
 
 
 def _str(dumper: yaml.SafeDumper, value: str):
@@ -114,6 +120,7 @@ def _datetime(dumper: yaml.SafeDumper, value: datetime):
 
 
 _Dumper.add_representer(str, _str)
+_Dumper.add_representer(_Quoted, lambda d, v: d.represent_scalar("tag:yaml.org,2002:str", str(v), style="'"))
 _Dumper.add_representer(datetime, _datetime)
 _Dumper.add_representer(date, lambda d, v: d.represent_scalar("tag:yaml.org,2002:timestamp", v.isoformat()))
 
@@ -132,8 +139,9 @@ _KEEP_EMPTY = ("related", "evidence")
 
 def dump_document(doc: EntryDoc) -> str:
     data = doc.model_dump(mode="python", exclude_none=False)
+    data["patterns"] = [_Quoted(p) for p in data["patterns"]]
     top = {k: v for k, v in data.items() if v not in (None, [], {}) or k in _KEEP_EMPTY}
-    return yaml.dump(_drop_nulls(top), Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
+    return yaml.dump(_drop_nulls(top), Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=1_000_000)
 
 
 def load_document(source: str) -> dict:

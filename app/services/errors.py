@@ -16,3 +16,9 @@ class ItemNotFound(LookupError):
 
 class EvidenceNotFound(LookupError):
     pass
+
+
+class RateLimited(Exception):
+    def __init__(self, retry_after: int):
+        super().__init__(f"retry after {retry_after}s")
+        self.retry_after = retry_after

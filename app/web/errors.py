@@ -8,7 +8,7 @@ from starlette.exceptions import HTTPException
 
 from app.i18n import lang_of_path, translations
 from app.render.formats import MARKDOWN, json_response
-from app.services.errors import EntryNotFound, EvidenceNotFound, ItemNotFound
+from app.services.errors import EntryNotFound, EvidenceNotFound, ItemNotFound, RateLimited
 from app.web.templating import render_page
 
 
@@ -17,7 +17,7 @@ def _wants_json(request: Request) -> bool:
     return path.startswith("/api/") or path.endswith(".json") or path in ("/healthz", "/openapi.json")
 
 
-def _error(request: Request, status: int, detail, headers: dict | None = None) -> Response:
+def error_response(request: Request, status: int, detail, headers: dict | None = None) -> Response:
     path = request.url.path
     if _wants_json(request):
         return json_response({"detail": detail}, status_code=status, headers=headers)
@@ -54,12 +54,12 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(EntryNotFound)
     async def _entry_not_found(request: Request, exc: EntryNotFound):
         gettext = translations(lang_of_path(request.url.path)).gettext
-        return _error(request, 404, gettext("No entry %(id)s") % {"id": exc.entry_id})
+        return error_response(request, 404, gettext("No entry %(id)s") % {"id": exc.entry_id})
 
     @app.exception_handler(ItemNotFound)
     async def _item_not_found(request: Request, exc: ItemNotFound):
         gettext = translations(lang_of_path(request.url.path)).gettext
-        return _error(
+        return error_response(
             request,
             404,
             gettext("Entry %(id)s has no workaround or dead end %(item)s")
@@ -68,20 +68,31 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(EvidenceNotFound)
     async def _evidence_not_found(request: Request, exc: EvidenceNotFound):
-        return _error(request, 404, f"No evidence {exc}")
+        return error_response(request, 404, f"No evidence {exc}")
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
-        return _error(request, 422, _field_errors(exc))
+        return error_response(request, 422, _field_errors(exc))
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException):
         detail = exc.detail
         if exc.status_code == 404 and detail == "Not Found":
             detail = translations(lang_of_path(request.url.path)).gettext("Page not found")
-        return _error(request, exc.status_code, detail, getattr(exc, "headers", None))
+        return error_response(request, exc.status_code, detail, getattr(exc, "headers", None))
+
+    @app.exception_handler(RateLimited)
+    async def _rate_limited(request: Request, exc: RateLimited):
+        gettext = translations(lang_of_path(request.url.path)).gettext
+        return error_response(
+            request,
+            429,
+            gettext("Too many reports from you just now; try again in %(s)d seconds")
+            % {"s": exc.retry_after},
+            {"Retry-After": str(exc.retry_after)},
+        )
 
     @app.exception_handler(OperationalError)
     async def _busy(request: Request, exc: OperationalError):
         # The database stayed locked past the busy timeout: ask the client to retry.
-        return _error(request, 503, "The database is busy; try again", {"Retry-After": "1"})
+        return error_response(request, 503, "The database is busy; try again", {"Retry-After": "1"})

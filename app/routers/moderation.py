@@ -1,0 +1,65 @@
+"""Moderation: list, reject and restore reports. Bearer token from ERRATA_ADMIN_TOKEN."""
+
+import hmac
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+
+from app.db import SessionDep
+from app.render.formats import json_response
+from app.schemas.api import EntryFigures, ModerationEvidence, ModerationLogRow, RejectIn
+from app.services.evidence import list_evidence, moderation_log, reject_evidence, restore_evidence
+from app.web.deps import SettingsDep
+
+
+def require_moderator(request: Request, settings: SettingsDep) -> None:
+    if settings.admin_token is None or not settings.admin_token.get_secret_value():
+        raise HTTPException(403, "Moderation is disabled: ERRATA_ADMIN_TOKEN is not set")
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise HTTPException(401, "A moderator token is required", {"WWW-Authenticate": "Bearer"})
+    expected = settings.admin_token.get_secret_value().encode()
+    if not hmac.compare_digest(token.strip().encode(), expected):
+        raise HTTPException(403, "The moderator token is wrong")
+
+
+router = APIRouter(
+    prefix="/api/v1/moderation",
+    tags=["moderation"],
+    dependencies=[Depends(require_moderator)],
+    responses={401: {"description": "No token"}, 403: {"description": "Wrong token, or moderation off"}},
+)
+
+
+@router.get("/evidence", response_model=list[ModerationEvidence])
+def recent_evidence(
+    session: SessionDep,
+    status: Literal["accepted", "rejected"] | None = None,
+    entry_id: Annotated[str | None, Query(max_length=300)] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+):
+    rows = list_evidence(session, status=status, entry_id=entry_id, limit=limit, offset=offset)
+    return json_response([r.model_dump(mode="json") for r in rows])
+
+
+@router.post("/evidence/{uid}/reject", response_model=EntryFigures)
+def reject(uid: str, request: Request, body: RejectIn | None = None):
+    figures = reject_evidence(request.app.state.engine, uid, body.reason if body else None)
+    return json_response(figures.model_dump(mode="json"))
+
+
+@router.post("/evidence/{uid}/restore", response_model=EntryFigures)
+def restore(uid: str, request: Request, body: RejectIn | None = None):
+    figures = restore_evidence(request.app.state.engine, uid, body.reason if body else None)
+    return json_response(figures.model_dump(mode="json"))
+
+
+@router.get("/log", response_model=list[ModerationLogRow])
+def audit_log(
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+):
+    return json_response([r.model_dump() for r in moderation_log(session, limit=limit, offset=offset)])

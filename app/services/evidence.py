@@ -1,0 +1,165 @@
+"""Evidence: record a report and move the figures in the same transaction; moderate reports."""
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import Engine, func
+from sqlmodel import Session, col, select
+
+from app.db import write_session
+from app.models import DeadEnd, Entry, Evidence, ModerationAction, Workaround
+from app.schemas.api import (
+    EntryFigures,
+    EvidenceCreated,
+    EvidenceIn,
+    ItemFigure,
+    ModerationEvidence,
+    ModerationLogRow,
+)
+from app.schemas.document import EvidenceDoc
+from app.services.entries import evidence_views
+from app.services.errors import EntryNotFound, EvidenceNotFound, ItemNotFound, RateLimited
+from app.services.store import add_evidence_row, recompute_figures
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    submissions: int
+    window_seconds: int
+
+
+def client_key(address: str, salt: str) -> str:
+    return hashlib.sha256(f"{salt}:{address}".encode()).hexdigest()[:32]
+
+
+def new_uid(now: datetime) -> str:
+    """Time-ordered and unguessable: milliseconds since the epoch, then 64 random bits."""
+    return f"{int(now.timestamp() * 1000):012x}{secrets.token_hex(8)}"
+
+
+def _item_kind(session: Session, entry_id: str, item: str | None) -> str | None:
+    if item is None:
+        return None
+    for model, kind in ((Workaround, "workaround"), (DeadEnd, "dead_end")):
+        if session.exec(select(model.id).where(model.entry_id == entry_id, model.key == item)).first():
+            return kind
+    raise ItemNotFound(entry_id, item)
+
+
+def _check_rate(session: Session, client: str, limit: RateLimit, now: datetime) -> None:
+    since = now - timedelta(seconds=limit.window_seconds)
+    recent = session.exec(
+        select(func.count(), func.min(Evidence.submitted_at)).where(
+            Evidence.client == client, Evidence.submitted_at > since
+        )
+    ).one()
+    count, oldest = recent
+    if count >= limit.submissions:
+        retry = (oldest + timedelta(seconds=limit.window_seconds) - now).total_seconds()
+        raise RateLimited(max(1, int(retry) + 1))
+
+
+def record_evidence(
+    engine: Engine,
+    *,
+    entry_id: str,
+    report: EvidenceIn,
+    client: str | None = None,
+    limit: RateLimit | None = None,
+    now: datetime | None = None,
+) -> EvidenceCreated:
+    """Insert one report and rewrite the entry's figures, atomically.
+
+    The transaction begins IMMEDIATE, so the rate-limit count, the insert and the new
+    figures see and leave one consistent state even with several server processes.
+    """
+    now = now or datetime.now(UTC)
+    with write_session(engine) as session:
+        if session.get(Entry, entry_id) is None:
+            raise EntryNotFound(entry_id)
+        kind = _item_kind(session, entry_id, report.item)
+        if client is not None and limit is not None:
+            _check_rate(session, client, limit, now)
+        doc = EvidenceDoc(
+            uid=new_uid(now),
+            item=report.item,
+            outcome=report.outcome,
+            versions=report.versions,
+            note=report.note,
+            source_url=report.source_url,
+            submitted_at=now,
+        )
+        row = add_evidence_row(session, entry_id, doc, client)
+        figures = recompute_figures(session, entry_id)
+        item = None
+        if kind is not None:
+            rates = figures.workarounds if kind == "workaround" else figures.dead_ends
+            item = ItemFigure(id=report.item, kind=kind, rate=rates[report.item][0])
+        created = EvidenceCreated(
+            evidence=evidence_views(session, [row])[0],
+            entry=EntryFigures(
+                fix_rate=figures.fix_rate,
+                confidence=figures.confidence,
+                evidence_count=figures.evidence_count,
+                item=item,
+            ),
+        )
+    return created
+
+
+def _set_status(engine: Engine, uid: str, status: str, action: str, reason: str | None) -> EntryFigures:
+    now = datetime.now(UTC)
+    with write_session(engine) as session:
+        row = session.exec(select(Evidence).where(Evidence.uid == uid)).first()
+        if row is None:
+            raise EvidenceNotFound(uid)
+        row.status = status
+        session.add(row)
+        session.add(ModerationAction(evidence_uid=uid, action=action, reason=reason, at=now))
+        session.flush()
+        figures = recompute_figures(session, row.entry_id)
+        return EntryFigures(
+            fix_rate=figures.fix_rate,
+            confidence=figures.confidence,
+            evidence_count=figures.evidence_count,
+        )
+
+
+def reject_evidence(engine: Engine, uid: str, reason: str | None = None) -> EntryFigures:
+    return _set_status(engine, uid, "rejected", "reject", reason)
+
+
+def restore_evidence(engine: Engine, uid: str, reason: str | None = None) -> EntryFigures:
+    return _set_status(engine, uid, "accepted", "restore", reason)
+
+
+def list_evidence(
+    session: Session, *, status: str | None, entry_id: str | None, limit: int, offset: int
+) -> list[ModerationEvidence]:
+    query = select(Evidence)
+    if status:
+        query = query.where(Evidence.status == status)
+    if entry_id:
+        query = query.where(Evidence.entry_id == entry_id)
+    rows = session.exec(
+        query.order_by(col(Evidence.submitted_at).desc(), col(Evidence.id).desc()).offset(offset).limit(limit)
+    ).all()
+    return [
+        ModerationEvidence(**view.model_dump(), entry_id=row.entry_id, client=row.client)
+        for row, view in zip(rows, evidence_views(session, list(rows)), strict=True)
+    ]
+
+
+def moderation_log(session: Session, *, limit: int, offset: int) -> list[ModerationLogRow]:
+    rows = session.exec(
+        select(ModerationAction)
+        .order_by(col(ModerationAction.at).desc(), col(ModerationAction.id).desc())
+        .offset(offset)
+        .limit(limit)
+    ).all()
+    return [
+        ModerationLogRow(evidence_uid=r.evidence_uid, action=r.action, reason=r.reason, at=r.at.isoformat())
+        for r in rows
+    ]
