@@ -21,6 +21,37 @@ def _cell(value: str | None) -> str:
 def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str:
     _ = translations(lang).gettext
     untranslated = _("(not yet translated; English shown)")
+    # Labels as plain calls: the catalog extractor does not look inside f-strings.
+    label = {
+        "ID": _("ID"),
+        "Domain": _("Domain"),
+        "Category": _("Category"),
+        "Scope": _("Scope"),
+        "Fix rate": _("Fix rate"),
+        "Confidence": _("Confidence"),
+        "Evidence": _("Evidence"),
+        "First seen": _("First seen"),
+        "Last confirmed": _("Last confirmed"),
+        "Provenance": _("Provenance"),
+        "Version compatibility": _("Version compatibility"),
+        "Component": _("Component"),
+        "Version": _("Version"),
+        "Status": _("Status"),
+        "Introduced": _("Introduced"),
+        "Deprecated": _("Deprecated"),
+        "Notes": _("Notes"),
+        "Root cause": _("Root cause"),
+        "Workarounds": _("Workarounds"),
+        "When": _("When"),
+        "Trade-off": _("Trade-off"),
+        "Dead ends": _("Dead ends"),
+        "Why people try it": _("Why people try it"),
+        "Related errors": _("Related errors"),
+        "not yet in errata": _("not yet in errata"),
+        "Official documentation": _("Official documentation"),
+        "Reports by version": _("Reports by version"),
+        "Also available as": _("Also available as"),
+    }
 
     def pick(value: Text | None) -> str:
         if value is None:
@@ -37,24 +68,24 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
     if view.review_status == "reviewed":
         provenance += " · " + _("reviewed")
     out += [
-        f"- **{_('ID')}:** `{view.id}`",
-        f"- **{_('Domain')}:** {view.domain} · **{_('Category')}:** {view.category} · "
-        f"**{_('Scope')}:** {view.scope}",
-        f"- **{_('Fix rate')}:** {percent(view.fix_rate, lang)} · "
-        f"**{_('Confidence')}:** {percent(view.confidence, lang)} · "
-        f"**{_('Evidence')}:** {view.evidence_count}",
-        f"- **{_('First seen')}:** {day(view.first_seen, lang)} · "
-        f"**{_('Last confirmed')}:** {day(view.last_confirmed, lang)}",
-        f"- **{_('Provenance')}:** {provenance}",
+        f"- **{label['ID']}:** `{view.id}`",
+        f"- **{label['Domain']}:** {view.domain} · **{label['Category']}:** {view.category} · "
+        f"**{label['Scope']}:** {view.scope}",
+        f"- **{label['Fix rate']}:** {percent(view.fix_rate, lang)} · "
+        f"**{label['Confidence']}:** {percent(view.confidence, lang)} · "
+        f"**{label['Evidence']}:** {view.evidence_count}",
+        f"- **{label['First seen']}:** {day(view.first_seen, lang)} · "
+        f"**{label['Last confirmed']}:** {day(view.last_confirmed, lang)}",
+        f"- **{label['Provenance']}:** {provenance}",
         "",
     ]
     if view.summary:
         out += [pick(view.summary), ""]
     if view.versions:
-        out += [f"## {_('Version compatibility')}", ""]
+        out += [f"## {label['Version compatibility']}", ""]
         out += [
-            f"| {_('Component')} | {_('Version')} | {_('Status')} | {_('Introduced')} | "
-            f"{_('Deprecated')} | {_('Notes')} |",
+            f"| {label['Component']} | {label['Version']} | {label['Status']} | {label['Introduced']} | "
+            f"{label['Deprecated']} | {label['Notes']} |",
             "|---|---|---|---|---|---|",
         ]
         out += [
@@ -64,28 +95,28 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         ]
         out.append("")
     if view.root_cause:
-        out += [f"## {_('Root cause')}", "", pick(view.root_cause), ""]
+        out += [f"## {label['Root cause']}", "", pick(view.root_cause), ""]
     if view.workarounds:
-        out += [f"## {_('Workarounds')}", ""]
+        out += [f"## {label['Workarounds']}", ""]
         for n, w in enumerate(view.workarounds, 1):
             rate = _("%(rate)s success") % {"rate": percent(w.success_rate, lang)}
             out += [f"### {n}. {line(w.title)} ({rate})", ""]
             if w.steps:
                 out += [pick(w.steps), ""]
             if w.condition:
-                out += [f"**{_('When')}:** {line(w.condition)}", ""]
+                out += [f"**{label['When']}:** {line(w.condition)}", ""]
             if w.tradeoff:
-                out += [f"**{_('Trade-off')}:** {line(w.tradeoff)}", ""]
+                out += [f"**{label['Trade-off']}:** {line(w.tradeoff)}", ""]
             out += [f"- <{u}>" for u in w.sources] + ([""] if w.sources else [])
     if view.dead_ends:
-        out += [f"## {_('Dead ends')}", "", _("Common approaches that don't work:"), ""]
+        out += [f"## {label['Dead ends']}", "", _("Common approaches that don't work:"), ""]
         for n, d in enumerate(view.dead_ends, 1):
             rate = _("%(rate)s fail") % {"rate": percent(d.fail_rate, lang)}
             out += [f"### {n}. {line(d.action)} ({rate})", "", pick(d.why_fails), ""]
             if d.condition:
-                out += [f"**{_('When')}:** {line(d.condition)}", ""]
+                out += [f"**{label['When']}:** {line(d.condition)}", ""]
             if d.misconception:
-                out += [f"**{_('Why people try it')}:** {line(d.misconception)}", ""]
+                out += [f"**{label['Why people try it']}:** {line(d.misconception)}", ""]
     related = [
         (label, refs)
         for label, refs in (
@@ -96,21 +127,21 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         if refs
     ]
     if related:
-        out += [f"## {_('Related errors')}", ""]
-        for label, refs in related:
+        out += [f"## {label['Related errors']}", ""]
+        for kind, refs in related:
             for r in refs:
                 if r.in_base:
                     target = f"[{line(r.title)}]({base_url}{entry_url(r.id, lang=lang, fmt='md')})"
                 else:
-                    target = f"`{r.id}` ({_('not yet in errata')})"
+                    target = f"`{r.id}` ({label['not yet in errata']})"
                 note = f" — {line(r.note)}" if r.note else ""
-                out.append(f"- {label}: {target}{note}")
+                out.append(f"- {kind}: {target}{note}")
         out.append("")
     if view.docs:
-        out += [f"## {_('Official documentation')}", ""]
+        out += [f"## {label['Official documentation']}", ""]
         out += [f"- [{d.title}]({d.url})" for d in view.docs] + [""]
     if view.version_reports:
-        out += [f"## {_('Reports by version')}", ""]
+        out += [f"## {label['Reports by version']}", ""]
         out += [
             "- "
             + _("%(component)s %(version)s: %(worked)d worked, %(failed)d failed, %(partial)d partial")
@@ -121,7 +152,7 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
     out += [
         "---",
         "",
-        f"{_('Also available as')}: [JSON]({base_url}{entry_url(view.id, fmt='json')}) · "
+        f"{label['Also available as']}: [JSON]({base_url}{entry_url(view.id, fmt='json')}) · "
         f"[HTML]({base_url}{entry_url(view.id, lang=lang)}) · "
         f"[{'English' if other == 'en' else '中文'}]({base_url}{entry_url(view.id, lang=other, fmt='md')})",
         "",

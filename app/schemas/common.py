@@ -3,6 +3,7 @@
 import re
 from typing import Annotated
 
+import re2
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 ENTRY_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*){1,2}$")
@@ -22,10 +23,20 @@ def _as_text(value):
     return value
 
 
+def check_pattern(pattern: str) -> str:
+    """Patterns are untrusted: they must compile in RE2, which never backtracks."""
+    try:
+        re2.compile(pattern)
+    except re2.error as exc:
+        raise ValueError(f"not a valid RE2 regular expression: {exc}") from None
+    return pattern
+
+
 EntryId = Annotated[str, AfterValidator(_check_entry_id)]
 ItemKey = Annotated[str, Field(min_length=1, max_length=100, pattern=ITEM_KEY_RE.pattern)]
 Rate = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 Str = Annotated[str, BeforeValidator(_as_text)]
+RegexPattern = Annotated[str, AfterValidator(check_pattern)]
 
 
 class Strict(BaseModel):

@@ -5,10 +5,9 @@ from datetime import date
 from typing import Literal
 
 import orjson
-import re2
 from pydantic import AwareDatetime, Field, field_validator, model_validator
 
-from app.schemas.common import EntryId, ItemKey, Rate, Str, Strict, Text
+from app.schemas.common import EntryId, ItemKey, Rate, RegexPattern, Str, Strict, Text
 
 VersionStatus = Literal["active", "fixed", "unaffected", "unknown"]
 Outcome = Literal["worked", "failed", "partial"]
@@ -110,7 +109,7 @@ class EntryDoc(Strict):
     title: Text
     summary: Text | None = None
     signature: Str = Field(min_length=1)
-    patterns: list[Str] = []
+    patterns: list[RegexPattern] = []
     ai_generated: bool = False
     review_status: ReviewStatus = "unreviewed"
     resolvable: Resolvable | None = None
@@ -129,16 +128,6 @@ class EntryDoc(Strict):
     revision: int | None = Field(default=None, ge=1)
     created_at: AwareDatetime | None = None
     updated_at: AwareDatetime | None = None
-
-    @field_validator("patterns")
-    @classmethod
-    def _patterns_compile(cls, patterns: list[str]) -> list[str]:
-        for index, pattern in enumerate(patterns):
-            try:
-                re2.compile(pattern)
-            except re2.error as exc:
-                raise ValueError(f"pattern {index} is not a valid RE2 expression: {exc}") from None
-        return patterns
 
     @model_validator(mode="after")
     def _consistent(self) -> "EntryDoc":

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas.common import EntryId, Rate, Text
+from app.schemas.common import EntryId, Rate, RegexPattern, Text
 from app.schemas.document import (
     DeadEndDoc,
     EntryDoc,
@@ -32,7 +32,7 @@ class _Canon(BaseModel):
 
 class CanonError(_Canon):
     signature: str = Field(min_length=1)
-    regex: str
+    regex: RegexPattern
     domain: str
     category: str
     first_seen: date | None = None

@@ -1,0 +1,185 @@
+"""Entry views: the seed entry's every figure, all formats, both languages, 404s."""
+
+from datetime import date
+
+import pytest
+from bs4 import BeautifulSoup
+from markdown_it import MarkdownIt
+
+from tests.conftest import SEED_ID
+
+SECOND_VLLM = "llm/vllm-no-available-memory-for-cache-blocks"
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def test_seed_entry_json_has_every_figure_of_the_source_page(reader):
+    entry = reader.get(f"/errors/{SEED_ID}.json").json()
+    assert entry["schema_version"] == 1
+    assert (entry["domain"], entry["category"]) == ("llm", "resource_error")
+    assert entry["ai_generated"] is True and entry["review_status"] == "unreviewed"
+    assert entry["signature"].startswith("RuntimeError: OutOfMemoryError: Unable to allocate memory for KV")
+    assert (entry["fix_rate"], entry["confidence"], entry["evidence_count"]) == (0.8, 0.85, 1)
+    assert entry["first_seen"] == "2024-01-10"
+    assert entry["scope"] == "generic"
+    rows = [(v["component"], v["version"], v["status"]) for v in entry["versions"]]
+    assert rows == [
+        ("vLLM", "0.3.0", "active"),
+        ("vLLM", "0.4.0", "active"),
+        ("vLLM", "0.4.2", "active"),
+        ("CUDA", "12.1", "active"),
+        ("CUDA", "12.2", "active"),
+    ]
+    assert "PagedAttention" in entry["root_cause"]["en"]
+    assert "PagedAttention块管理器" in entry["root_cause"]["zh"]
+    assert entry["docs"][0]["url"] == "https://vllm.readthedocs.io/en/latest/models/engine_args.html"
+    first, second = entry["workarounds"]
+    assert (first["success_rate"], second["success_rate"]) == (0.9, 0.85)
+    assert "--gpu-memory-utilization 0.80 --max-num-seqs 64" in first["steps"]["en"]
+    assert "--gpu-memory-utilization 0.80" in first["steps"]["zh"] and "降低" in first["steps"]["zh"]
+    assert "--swap-space 16" in second["steps"]["en"] and "交换空间" in second["steps"]["zh"]
+    assert [d["fail_rate"] for d in entry["dead_ends"]] == [0.6, 0.4]
+    assert "KV cache memory" in entry["dead_ends"][0]["why_fails"]["en"]
+    assert all(d["action"]["zh"] and d["why_fails"]["zh"] for d in entry["dead_ends"])
+    related = {r["id"]: r for group in entry["related"].values() for r in group}
+    assert related[SECOND_VLLM]["in_base"] is True
+
+
+def test_json_carries_both_languages_and_bookkeeping(reader):
+    entry = reader.get(f"/errors/{SEED_ID}.json").json()
+    assert set(entry["title"]) == {"en", "zh"}
+    for key in ("created_at", "updated_at", "revision", "patterns", "links", "prior"):
+        assert key in entry
+    assert entry["links"]["markdown_zh"] == f"/zh/errors/{SEED_ID}.md"
+    assert reader.get(f"/api/v1/errors/{SEED_ID}").json() == entry
+
+
+def test_seed_page_shows_everything_at_a_glance(reader):
+    page = soup(reader.get(f"/errors/{SEED_ID}"))
+    assert page.select_one("#fix-rate").text == "80%"
+    assert page.select_one("#confidence").text == "85%"
+    assert page.select_one("#evidence-count").text == "1"
+    assert page.select_one("#first-seen").text == "2024-01-10"
+    assert len(page.select("#versions tbody tr")) == 5
+    assert "AI-generated" in page.select_one(".tags").text
+    commands = [c.text for c in page.select("#workarounds pre code")]
+    assert any("--max-num-seqs 64" in c for c in commands)
+    assert [r.text for r in page.select("#workarounds .rate")] == ["90% success", "85% success"]
+    assert [r.text for r in page.select("#dead-ends .rate")] == ["60% fail", "40% fail"]
+    assert page.select_one("#docs a")["href"].startswith("https://vllm.readthedocs.io")
+    assert page.select_one("#related a")["href"] == f"/errors/{SECOND_VLLM}"
+    links = {a.text.strip(): a["href"] for a in page.select(".formats a")}
+    assert links == {
+        "JSON": f"/errors/{SEED_ID}.json",
+        "Markdown": f"/errors/{SEED_ID}.md",
+        "中文": f"/zh/errors/{SEED_ID}",
+    }
+    assert page.html["lang"] == "en"
+
+
+def test_chinese_page_is_chinese_and_links_back(reader):
+    response = reader.get(f"/zh/errors/{SEED_ID}")
+    page = soup(response)
+    assert page.html["lang"] == "zh-Hans"
+    assert page.h1.text.strip() == "vLLM 块管理器无法分配 KV 缓存块"
+    headings = [h.text for h in page.select("h2")]
+    assert "根本原因" in headings and "变通方案" in headings and "无效做法" in headings
+    assert "PagedAttention块管理器" in page.select_one("#root-cause").text
+    assert "交换空间" in page.select_one("#workarounds").text
+    assert page.select_one(".formats a[hreflang=en]")["href"] == f"/errors/{SEED_ID}"
+    assert not page.select(".untranslated"), "the seed entry is fully translated"
+
+
+def test_entry_without_chinese_says_so_and_shows_english(reader):
+    page = soup(reader.get("/zh/errors/demo/zh-missing"))
+    notes = page.select(".untranslated, .untranslated-mark")
+    assert notes and "尚未翻译" in notes[0].text + notes[0].get("title", "")
+    assert "strict JSON" in page.select_one("#root-cause").text
+    entry = reader.get("/errors/demo/zh-missing.json").json()
+    assert entry["title"] == {"en": "Gadget config cannot be parsed", "zh": None}
+
+
+def test_markdown_views_are_commonmark_documents(reader):
+    for path, heading in ((f"/errors/{SEED_ID}.md", "Root cause"), (f"/zh/errors/{SEED_ID}.md", "根本原因")):
+        response = reader.get(path)
+        assert response.headers["content-type"] == "text/markdown; charset=utf-8"
+        tokens = MarkdownIt("commonmark").parse(response.text)
+        headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+        assert heading in headings
+        fences = [t.content for t in tokens if t.type == "fence"]
+        assert any("--swap-space 16" in f for f in fences)
+        assert any(f.startswith("RuntimeError: OutOfMemoryError") for f in fences)
+        assert "80%" in response.text
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/errors/llm/no-such-entry", "text/html"),
+        ("/zh/errors/llm/no-such-entry", "text/html"),
+        ("/errors/llm/no-such-entry.json", "application/json"),
+        ("/errors/llm/no-such-entry.md", "text/markdown"),
+        ("/api/v1/errors/llm/no-such-entry", "application/json"),
+        ("/domains/no-such-domain", "text/html"),
+    ],
+)
+def test_unknown_ids_are_404_in_the_form_of_the_path(reader, path, kind):
+    response = reader.get(path)
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith(kind)
+    if kind == "application/json":
+        assert "llm/no-such-entry" in response.json()["detail"]
+
+
+def test_every_shipped_entry_renders_in_every_format_and_language(reader):
+    listing = reader.get("/api/v1/errors", params={"limit": 200}).json()
+    shipped = [e for e in listing["data"] if not e["id"].startswith("demo/")]
+    assert len(shipped) >= 42
+    assert len({e["domain"] for e in shipped}) >= 8
+    for summary in shipped:
+        entry = reader.get(f"/errors/{summary['id']}.json").json()
+        for field in ("title", "root_cause", "summary"):
+            assert entry[field]["en"] and entry[field]["zh"], (summary["id"], field)
+        assert entry["workarounds"] and entry["dead_ends"] and entry["docs"] and entry["versions"]
+        for w in entry["workarounds"]:
+            assert w["title"]["zh"] and w["steps"]["zh"], (summary["id"], w["id"])
+        for d in entry["dead_ends"]:
+            assert d["action"]["zh"] and d["why_fails"]["zh"], (summary["id"], d["id"])
+        for path in (f"/errors/{entry['id']}", f"/zh/errors/{entry['id']}", f"/zh/errors/{entry['id']}.md"):
+            response = reader.get(path)
+            assert response.status_code == 200, path
+        assert not soup(reader.get(f"/zh/errors/{entry['id']}")).select(".untranslated")
+
+
+def test_home_lists_domains_and_recent_entries(reader):
+    page = soup(reader.get("/"))
+    assert page.select_one("form.lookup textarea[name=text]") is not None
+    domains = {a.text for a in page.select("ul.domains a")}
+    assert {"llm", "pytorch", "git", "docker"} <= domains
+    assert page.select(".entry-list a")
+    zh = soup(reader.get("/zh/"))
+    assert zh.html["lang"] == "zh-Hans" and zh.select_one("a.lang-switch")["href"] == "/"
+
+
+def test_domain_page_lists_its_entries(reader):
+    page = soup(reader.get("/domains/llm"))
+    hrefs = {a["href"] for a in page.select(".entry-list a")}
+    assert f"/errors/{SEED_ID}" in hrefs and f"/errors/{SECOND_VLLM}" in hrefs
+    zh = soup(reader.get("/zh/domains/llm"))
+    assert f"/zh/errors/{SEED_ID}" in {a["href"] for a in zh.select(".entry-list a")}
+
+
+def test_healthz_and_openapi(reader):
+    assert reader.get("/healthz").json() == {"status": "ok"}
+    schema = reader.get("/openapi.json").json()
+    assert "EntryView" in schema["components"]["schemas"]
+    view = schema["components"]["schemas"]["EntryView"]["properties"]
+    assert {"fix_rate", "workarounds", "dead_ends", "versions", "related"} <= set(view)
+    assert "/api/v1/errors/{entry_id}" in schema["paths"]
+
+
+def test_dates_in_json_are_iso(reader):
+    entry = reader.get(f"/errors/{SEED_ID}.json").json()
+    assert date.fromisoformat(entry["first_seen"]) == date(2024, 1, 10)
