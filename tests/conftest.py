@@ -22,7 +22,9 @@ CORPUS = PROJECT_ROOT.parent / "shared" / "corpus" / "deadends-canons"
 SEED_ID = "llm/vllm-block-manager-out-of-memory"
 ADMIN_TOKEN = "test-admin-token"
 
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="the deadends.dev corpus is not beside the project")
+needs_corpus = pytest.mark.skipif(
+    not CORPUS.is_dir(), reason="the deadends.dev corpus is not beside the project"
+)
 
 
 def make_settings(db: Path, **overrides) -> Settings:

@@ -91,7 +91,8 @@ def evidence_views(session: Session, rows: list[Evidence]) -> list[EvidenceView]
     ]
 
 
-def _version_reports(session: Session, entry_id: str) -> list[VersionReport]:
+def _version_reports(session: Session, entry_id: str, names: dict[str, str]) -> list[VersionReport]:
+    """Outcome counts per reported component version; `names` gives the entry's spelling of each."""
     rows = session.exec(
         select(EvidenceVersion.component, EvidenceVersion.version, Evidence.outcome, func.count())
         .join(Evidence, col(Evidence.id) == EvidenceVersion.evidence_id)
@@ -100,8 +101,9 @@ def _version_reports(session: Session, entry_id: str) -> list[VersionReport]:
     ).all()
     reports: dict[tuple[str, str], VersionReport] = {}
     for component, version, outcome, count in rows:
-        report = reports.setdefault((component, version), VersionReport(component=component, version=version))
-        setattr(report, outcome, count)
+        shown = names.get(component.lower(), component)
+        report = reports.setdefault((shown, version), VersionReport(component=shown, version=version))
+        setattr(report, outcome, getattr(report, outcome) + count)
     return sorted(reports.values(), key=lambda r: (r.component.lower(), r.version))
 
 
@@ -140,6 +142,7 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
         .order_by(col(Evidence.submitted_at).desc(), col(Evidence.id).desc())
         .limit(RECENT_EVIDENCE)
     ).all()
+    versions = _ordered(session, VersionRow, entry_id)
     return EntryView(
         id=entry.id,
         domain=entry.domain,
@@ -171,7 +174,7 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
                 deprecated=v.deprecated,
                 notes=text(v.notes_en, v.notes_zh),
             )
-            for v in _ordered(session, VersionRow, entry_id)
+            for v in versions
         ],
         root_cause=text(entry.root_cause_en, entry.root_cause_zh),
         docs=[DocLinkDoc(title=d.title, url=d.url) for d in _ordered(session, DocLink, entry_id)],
@@ -206,7 +209,9 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
         related=_related(session, entry_id),
         provenance=provenance(entry),
         recent_evidence=evidence_views(session, recent),
-        version_reports=_version_reports(session, entry_id),
+        version_reports=_version_reports(
+            session, entry_id, {v.component.lower(): v.component for v in versions}
+        ),
         links=links(entry.id),
         created_at=entry.created_at,
         updated_at=entry.updated_at,

@@ -1,0 +1,220 @@
+"""Import and export through the real importer, a real SQLite file and the HTTP views."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session, select
+
+from app.db import make_engine
+from app.main import create_app
+from app.migrate import upgrade
+from app.models import Entry, EntryRevision
+from app.services.exporter import export_all
+from tests.conftest import (
+    CANON_MALFORMED,
+    CANON_VALID,
+    CORPUS,
+    DEMO_ENTRIES,
+    SHIPPED,
+    load,
+    make_settings,
+    needs_corpus,
+)
+
+CANON_ID = "tooling/widget-crash/widget2-linux"
+
+
+def all_json(settings) -> dict[str, dict]:
+    with TestClient(create_app(settings)) as client:
+        ids, offset = [], 0
+        while True:
+            page = client.get("/api/v1/errors", params={"limit": 200, "offset": offset}).json()
+            ids += [e["id"] for e in page["data"]]
+            if not page["next"]:
+                break
+            offset += 200
+        return {i: client.get(f"/errors/{i}.json").json() for i in ids}
+
+
+def test_canon_file_maps_every_field(settings, client):
+    report = load(settings, CANON_VALID)
+    assert (report.created, report.failed) == (1, 0)
+    entry = client.get(f"/errors/{CANON_ID}.json").json()
+    source = json.loads((CANON_VALID / f"{CANON_ID}.json").read_text())
+    assert (entry["domain"], entry["category"]) == ("tooling", "runtime_error")
+    assert entry["signature"] == source["error"]["signature"]
+    assert entry["patterns"] == [source["error"]["regex"]]
+    assert (entry["fix_rate"], entry["confidence"]) == (0.66, 0.72)
+    assert entry["resolvable"] == "partial"
+    assert entry["summary"] == {"en": source["verdict"]["summary"], "zh": None}
+    assert (entry["first_seen"], entry["last_confirmed"]) == ("2024-02-03", "2026-01-15")
+    assert entry["scope"] == "linux"
+    versions = {(v["component"], v["version"]) for v in entry["versions"]}
+    assert {("widget", ">=2.0,<2.5"), ("python", ">=3.10"), ("vram_gb", "8")} <= versions
+    assert ("common_contexts", "ci, docker") in versions
+    dead = entry["dead_ends"][0]
+    assert dead["fail_rate"] == 0.81 and dead["why_fails"]["en"].startswith("The corrupt cache")
+    assert dead["misconception"]["en"] == "Reinstalling resets every file."
+    assert dead["sources"] == ["https://example.org/issues/1"]
+    command, prose = entry["workarounds"]
+    assert command["steps"]["en"].startswith("```sh\nrm -rf ~/.cache/widget/fonts")
+    assert command["tradeoff"]["en"] == "The first start is slower."
+    assert command["condition"]["en"].startswith("Only when fonts")
+    assert prose["condition"] is None
+    assert prose["steps"]["en"] == r"Open Settings \> Rendering and pick \*Software\*"
+    assert entry["ai_generated"] is True and entry["review_status"] == "unreviewed"
+    assert entry["provenance"]["source_evidence_count"] == 4
+    assert entry["evidence_count"] == 0
+    leads = entry["related"]["leads_to"][0]
+    assert leads["id"] == "tooling/widget-hang/widget2-linux" and leads["in_base"] is False
+    assert leads["probability"] == 0.2 and "minutes" in leads["note"]["en"]
+    page = client.get(f"/zh/errors/{CANON_ID}").text
+    assert "尚未收录" in page and "尚未翻译" in page
+
+
+def test_reimport_changes_nothing_and_a_changed_file_makes_one_revision(settings, tmp_path):
+    folder = tmp_path / "entries"
+    shutil.copytree(DEMO_ENTRIES, folder)
+    assert load(settings, folder).created == 3
+    before = all_json(settings)
+    again = load(settings, folder)
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 3)
+    assert all_json(settings) == before
+
+    path = folder / "demo" / "zh-missing.yaml"
+    path.write_text(path.read_text().replace("fix_rate: 0.6", "fix_rate: 0.65"))
+    changed = load(settings, folder)
+    assert (changed.updated, changed.unchanged) == (1, 2)
+    after = all_json(settings)
+    assert after["demo/zh-missing"]["revision"] == 2
+    assert after["demo/zh-missing"]["prior"]["fix_rate"] == 0.65
+    assert after["demo/full-bilingual"] == before["demo/full-bilingual"]
+    engine = make_engine(settings)
+    with Session(engine) as session:
+        history = session.exec(select(EntryRevision)).all()
+    engine.dispose()
+    assert [(h.entry_id, h.revision) for h in history] == [("demo/zh-missing", 1)]
+    assert history[0].content["prior"]["fix_rate"] == 0.6
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def own_format_problems(tmp_path) -> Path:
+    good = (DEMO_ENTRIES / "demo" / "zh-missing.yaml").read_text()
+    folder = tmp_path / "problems"
+    folder.mkdir()
+    _write(folder, "bad-yaml.yaml", "id: demo/x\ntitle: [unclosed\n")
+    _write(
+        folder, "no-prior.yaml", good.replace("id: demo/zh-missing", "id: demo/no-prior").split("prior:")[0]
+    )
+    _write(
+        folder,
+        "wrong-type.yaml",
+        good.replace("id: demo/zh-missing", "id: demo/wrong-type").replace(
+            "success_rate: 0.75", "success_rate: high"
+        ),
+    )
+    _write(folder, "bad-id.yaml", good.replace("id: demo/zh-missing", "id: Demo/Bad Id"))
+    _write(
+        folder,
+        "bad-regex.yaml",
+        good.replace("id: demo/zh-missing", "id: demo/bad-regex").replace(
+            "'GadgetConfigError: unexpected token'", "'(?P<x>a)(?P=x)'"
+        ),
+    )
+    _write(
+        folder,
+        "typo.yaml",
+        good.replace("id: demo/zh-missing", "id: demo/typo").replace("root_cause:", "root_cuase:"),
+    )
+    return folder
+
+
+def test_malformed_files_are_reported_by_path_and_field_and_skipped_whole(settings, own_format_problems):
+    report = load(settings, own_format_problems, CANON_MALFORMED, DEMO_ENTRIES)
+    assert report.created == 3
+    failures = {f.path.name: f.field for f in report.failures}
+    assert failures == {
+        "bad-yaml.yaml": "(file)",
+        "no-prior.yaml": "prior",
+        "wrong-type.yaml": "workarounds.0.success_rate",
+        "bad-id.yaml": "id",
+        "bad-regex.yaml": "patterns.0",
+        "typo.yaml": "root_cuase",
+        "bad-json.json": "(file)",
+        "missing-signature.json": "error.signature",
+        "wrong-type.json": "verdict.fix_success_rate",
+        "invalid-id.json": "id",
+        "bad-regex.json": "error.regex",
+        "rate-out-of-range.json": "workarounds.1.success_rate",
+    }
+    for failure in report.failures:
+        assert failure.path.is_absolute() and failure.path.exists()
+    engine = make_engine(settings)
+    with Session(engine) as session:
+        ids = set(session.exec(select(Entry.id)))
+    engine.dispose()
+    assert ids == {"demo/full-bilingual", "demo/zh-missing", "demo/cjk-only"}
+
+
+def test_export_then_import_gives_identical_json(settings, tmp_path, client):
+    load(settings, SHIPPED, DEMO_ENTRIES, CANON_VALID)
+    created = client.post(
+        "/api/v1/errors/demo/full-bilingual/evidence",
+        json={"item": "clear-cache", "outcome": "worked", "versions": {"frob": "2.1"}},
+    )
+    assert created.status_code == 201
+    engine = make_engine(settings)
+    exported = tmp_path / "export"
+    count = export_all(engine, exported)
+    engine.dispose()
+    assert count == len(list(exported.rglob("*.yaml")))
+    fresh = make_settings(tmp_path / "fresh.db")
+    upgrade(fresh)
+    report = load(fresh, exported)
+    assert (report.created, report.failed) == (count, 0)
+    assert all_json(fresh) == all_json(settings)
+
+
+def test_exporting_the_shipped_data_reproduces_the_files(shipped_settings, tmp_path):
+    engine = make_engine(shipped_settings)
+    export_all(engine, tmp_path)
+    engine.dispose()
+    for path in SHIPPED.rglob("*.yaml"):
+        assert (tmp_path / path.relative_to(SHIPPED)).read_text() == path.read_text(), path
+
+
+@needs_corpus
+def test_whole_corpus_imports_idempotently_and_round_trips(settings, tmp_path):
+    files = sorted(CORPUS.rglob("*.json"))
+    report = load(settings, CORPUS)
+    assert (report.created, report.failed) == (len(files), 0) == (1922, 0)
+    before = all_json(settings)
+    assert len({e["domain"] for e in before.values()}) == 41
+    again = load(settings, CORPUS)
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 1922)
+    for path in files[::97]:
+        source = json.loads(path.read_text())
+        entry = before[source["id"]]
+        assert entry["signature"] == source["error"]["signature"]
+        assert entry["fix_rate"] == source["verdict"]["fix_success_rate"]
+        assert [d["fail_rate"] for d in entry["dead_ends"]] == [d["fail_rate"] for d in source["dead_ends"]]
+        assert [w["success_rate"] for w in entry["workarounds"]] == [
+            w["success_rate"] for w in source["workarounds"]
+        ]
+        assert entry["revision"] == 1
+    engine = make_engine(settings)
+    export_all(engine, tmp_path / "export")
+    engine.dispose()
+    fresh = make_settings(tmp_path / "fresh.db")
+    upgrade(fresh)
+    assert load(fresh, tmp_path / "export").created == 1922
+    assert all_json(fresh) == before
