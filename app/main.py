@@ -7,7 +7,8 @@ from fastapi.staticfiles import StaticFiles
 
 from app.config import PROJECT_ROOT, Settings
 from app.db import make_engine
-from app.routers import api, entries, evidence, health, moderation, pages
+from app.routers import api, entries, evidence, health, lookup, moderation, pages
+from app.services.lookup_index import LookupIndex
 from app.web import errors
 from app.web.limits import BodyLimitMiddleware
 
@@ -28,14 +29,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings)
+    app.state.lookup_index = LookupIndex()
     app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
     app.include_router(api.router)
     app.include_router(evidence.api_router)
+    app.include_router(lookup.api_router)
     app.include_router(moderation.router)
     app.include_router(health.router)
     for prefix in ("", "/zh"):
         app.include_router(pages.router, prefix=prefix)
         app.include_router(evidence.form_router, prefix=prefix)
+        app.include_router(lookup.page_router, prefix=prefix)
         app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
     errors.install(app)
     app.add_middleware(BodyLimitMiddleware, settings=settings)

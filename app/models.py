@@ -45,6 +45,9 @@ class Entry(SQLModel, table=True):
     # Hash of the curated content; an import with the same hash changes nothing.
     content_hash: str = Field(max_length=64)
     revision: int = 1
+    # Global change counter at this entry's last create or content change: the lookup index
+    # of each process re-reads entries past the counter it has seen.
+    changed: int = Field(default=0, index=True)
     created_at: datetime
     updated_at: datetime = Field(index=True)
 

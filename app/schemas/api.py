@@ -102,3 +102,36 @@ class ModerationLogRow(BaseModel):
     action: str
     reason: str | None
     at: str
+
+
+MAX_PASTE_BYTES = 64 * 1024
+
+
+class LookupIn(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "text": "RuntimeError: OutOfMemoryError: Unable to allocate memory for KV cache block.",
+                    "limit": 5,
+                    "versions": {"vllm": "0.4.2"},
+                }
+            ]
+        },
+    )
+
+    text: Annotated[str, Field(description="Pasted error, traceback or log; up to 64 KiB")]
+    limit: Annotated[int, Field(ge=1, le=50)] = 10
+    versions: Annotated[dict[str, str] | None, AfterValidator(lambda v: v and _check_versions(v))] = None
+
+
+class LookupMatch(BaseModel):
+    id: str
+    title: dict[str, str | None]
+    score: float = Field(description="0..1: how well the entry fits the paste")
+    url: str
+
+
+class LookupOut(BaseModel):
+    matches: list[LookupMatch]

@@ -11,6 +11,10 @@ def next_seq(session: Session) -> int:
     return (session.exec(select(func.max(Entry.seq))).one() or 0) + 1
 
 
+def next_change(session: Session) -> int:
+    return (session.exec(select(func.max(Entry.changed))).one() or 0) + 1
+
+
 def _join(*parts: str | None) -> str:
     return "\n".join(p for p in parts if p)
 

@@ -214,6 +214,7 @@ def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResu
     else:
         result = "unchanged"
     if result != "unchanged":
+        entry.changed = search_index.next_change(session)
         session.add_all(_child_rows(doc))
         session.flush()
         search_index.index_entry(session, entry)

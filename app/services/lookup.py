@@ -1,0 +1,149 @@
+"""Paste an error, get the entry: ranking pasted output against the lookup index.
+
+1. Pick the lines that carry the error (lookup_text.error_lines) and weigh them.
+2. Gather candidates through the rarest words of those lines (bounded work per word, so
+   the cost grows far slower than the number of entries).
+3. Score each candidate exactly: how much of the entry's signature the paste covers,
+   how much of the paste the entry explains, and whether one of its patterns matches
+   (RE2: linear time, whatever the pattern or the input).
+4. Versions the user ran nudge entries whose compatibility rows cover them.
+5. Keep only what really fits: an empty list beats unrelated padding.
+"""
+
+import heapq
+from dataclasses import dataclass
+
+from sqlmodel import Session
+
+from app.schemas.common import Text
+from app.services.lookup_index import IndexedEntry, LookupIndex
+from app.services.lookup_text import error_lines, tokens
+from app.services.versions import covers
+from app.urls import entry_url
+
+MAX_TEXT = 64 * 1024
+CANDIDATES = 40
+POSTINGS_CAP = 1500  # words in more entries than this only rescore, never gather
+PATTERN_TEXT = 16 * 1024
+MIN_SCORE = 0.3
+# An entry fits when the paste holds most of its signature, or one of its patterns
+# matches and the paste holds a fair part of it. Ranking alone would always have a top.
+FITS_COVERAGE = 0.5
+FITS_WITH_PATTERN = 0.25
+FULL_PHRASING = 12.0  # idf mass (about three distinctive words) that makes a phrasing conclusive
+QUOTED_WEIGHT = 0.5
+
+
+@dataclass(frozen=True)
+class Match:
+    id: str
+    title: Text
+    score: float
+    url: str
+
+
+def _query_weights(text: str) -> tuple[dict[str, float], str]:
+    """Token weights of the paste, and the text patterns are run on (its tail, every line)."""
+    weights: dict[str, float] = {}
+    lines = error_lines(text)
+    for line in lines:
+        for token in tokens(line.text):
+            weight = line.weight * (QUOTED_WEIGHT if token.startswith("'") else 1.0)
+            if weight > weights.get(token, 0.0):
+                weights[token] = weight
+    # Quoted words also count as plain words, a little.
+    for token in [t for t in weights if t.startswith("'")]:
+        bare = token[1:]
+        weights[bare] = max(weights.get(bare, 0.0), weights[token] * 0.5)
+    return weights, "\n".join(line.text for line in lines)[-PATTERN_TEXT:]
+
+
+def _gather(index: LookupIndex, query: dict[str, float]) -> list[str]:
+    scores: dict[str, float] = {}
+    for token, weight in query.items():
+        postings = index.postings.get(token)
+        if not postings or len(postings) > POSTINGS_CAP:
+            continue
+        gain = weight * index.idf(token)
+        for entry_id, doc_weight in postings.items():
+            scores[entry_id] = scores.get(entry_id, 0.0) + gain * doc_weight
+    return heapq.nlargest(CANDIDATES * 2, scores, key=scores.__getitem__)
+
+
+def _version_factor(entry: IndexedEntry, versions: dict[str, str]) -> float:
+    factor = 1.0
+    for component, version in versions.items():
+        for row_component, row_version, status in entry.versions:
+            if row_component == component.lower() and covers(row_version, version):
+                factor *= 1.15 if status == "active" else 0.85 if status in ("fixed", "unaffected") else 1.0
+                break
+    return factor
+
+
+@dataclass
+class _Evidence:
+    entry: IndexedEntry
+    coverage: float  # how much of the entry's signature the paste contains
+    explained: float  # how much of the paste the entry accounts for
+    pattern_hit: bool
+
+
+def _measure(index: LookupIndex, entry: IndexedEntry, query: dict[str, float], text: str) -> _Evidence:
+    """Judge the entry by its best phrasing: coverage of that phrasing by the paste, and how
+    much of the paste it accounts for (so an entry with many patterns gains nothing by it)."""
+    idf = {token: index.idf(token) for token in entry.weights}
+    coverage = explained = 0.0
+    for weight, words in entry.phrasings:
+        mass = sum(idf[t] for t in words)
+        if not mass:
+            continue
+        held = sum(idf[t] * min(1.0, query.get(t, 0.0) / 0.6) for t in words)
+        # A phrasing of one or two common words proves little even when whole.
+        coverage = max(coverage, weight * held / mass * min(1.0, mass / FULL_PHRASING))
+        explained = max(explained, weight * sum(query[t] * idf[t] for t in words if t in query))
+    pattern_hit = bool(text) and any(pattern.search(text) for pattern in entry.patterns)
+    return _Evidence(entry, coverage, explained, pattern_hit)
+
+
+def _fits(evidence: _Evidence) -> bool:
+    return evidence.coverage >= FITS_COVERAGE or (
+        evidence.pattern_hit and evidence.coverage >= FITS_WITH_PATTERN
+    )
+
+
+def _score(evidence: _Evidence, most_explained: float) -> float:
+    """Coverage says the entry's error is in the paste; the relative share of the paste it
+    explains prefers the specific entry over a generic one; a pattern match confirms."""
+    share = evidence.explained / most_explained if most_explained else 0.0
+    return 0.45 * evidence.coverage + 0.4 * share + (0.15 if evidence.pattern_hit else 0.0)
+
+
+def lookup(
+    session: Session,
+    index: LookupIndex,
+    text: str,
+    *,
+    limit: int = 10,
+    versions: dict[str, str] | None = None,
+) -> list[Match]:
+    index.refresh(session)
+    query, strong_text = _query_weights(text[:MAX_TEXT])
+    if not query:
+        return []
+    measured = [_measure(index, index.entries[i], query, strong_text) for i in _gather(index, query)]
+    most_explained = max((m.explained for m in measured), default=0.0)
+    scored = []
+    for evidence in filter(_fits, measured):
+        score = _score(evidence, most_explained)
+        if versions:
+            score *= _version_factor(evidence.entry, versions)
+        scored.append((score, evidence.entry))
+    scored.sort(key=lambda pair: (-pair[0], pair[1].id))
+    if not scored or scored[0][0] < MIN_SCORE:
+        return []
+    best = scored[0][0]
+    return [
+        Match(id=e.id, title=e.title, score=round(min(score / 1.1, 1.0), 4), url=entry_url(e.id))
+        for score, e in scored[:limit]
+        if score >= max(MIN_SCORE, best * 0.5)
+    ]
