@@ -12,9 +12,11 @@ measured in the same run.
 import argparse
 import json
 import random
+import re
 import resource
 import statistics
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from common import CORPUS, SHIPPED, loaded_database
@@ -30,10 +32,26 @@ from app.services.store import save_document
 
 DEVSET = Path(__file__).with_name("lookup_devset.jsonl")
 SEARCHES = [
-    "CUDA out of memory", "KV cache", "permission denied", "ModuleNotFoundError", "connection refused",
-    "显存", "依赖冲突", "npm ERESOLVE", "certificate verify failed", "database is locked", "OOMKilled",
-    "git push rejected", "heap out of memory", "exec format error", "gpu_memory_utilization",
-    "too many clients", "NEAR(", '"unbalanced', "a", "timeout",
+    "CUDA out of memory",
+    "KV cache",
+    "permission denied",
+    "ModuleNotFoundError",
+    "connection refused",
+    "显存",
+    "依赖冲突",
+    "npm ERESOLVE",
+    "certificate verify failed",
+    "database is locked",
+    "OOMKilled",
+    "git push rejected",
+    "heap out of memory",
+    "exec format error",
+    "gpu_memory_utilization",
+    "too many clients",
+    "NEAR(",
+    '"unbalanced',
+    "a",
+    "timeout",
 ]
 _SYLLABLES = ["fro", "bni", "qua", "zel", "mor", "tak", "vex", "lun", "dra", "pim", "sor", "kel"]
 
@@ -52,7 +70,7 @@ def _mutate(text: str, rng: random.Random) -> str:
 def grow(engine, target: int, sources: list[dict], rng: random.Random) -> None:
     with read_session(engine) as session:
         count = len(session.exec(select(Entry.id)).all())
-    now = __import__("datetime").datetime.now(__import__("datetime").UTC)
+    now = datetime.now(UTC)
     while count < target:
         with write_session(engine) as session:
             for _ in range(min(2000, target - count)):
@@ -60,7 +78,7 @@ def grow(engine, target: int, sources: list[dict], rng: random.Random) -> None:
                 domain = data["error"]["domain"]
                 data["id"] = f"{domain}/{_word(rng)}-{count}/gen"
                 data["error"]["signature"] = _mutate(data["error"]["signature"], rng)
-                data["error"]["regex"] = __import__("re").escape(data["error"]["signature"][:60])
+                data["error"]["regex"] = re.escape(data["error"]["signature"][:60])
                 data["verdict"]["summary"] = _mutate(data["verdict"]["summary"], rng)
                 data["transition_graph"] = {}
                 save_document(session, canon_to_document(data), now=now)
@@ -108,15 +126,19 @@ def main() -> None:
         print(f"... {size} entries measured (peak RSS {rss:.0f} MB)", flush=True)
     base = rows[0]
     print()
-    print(f"{'entries':>8} {'index build':>12} {'lookup median':>14} {'p95':>8} {'search median':>14} {'p95':>8}"
-          f" {'lookup ×':>9} {'search ×':>9}")
+    print(
+        f"{'entries':>8} {'index build':>12} {'lookup median':>14} {'p95':>8} "
+        f"{'search median':>14} {'p95':>8} {'lookup ×':>9} {'search ×':>9}"
+    )
     for size, build, lmed, lp95, smed, sp95 in rows:
         print(
             f"{size:>8} {build:>10.2f} s {lmed:>11.2f} ms {lp95:>5.2f} ms {smed:>11.2f} ms {sp95:>5.2f} ms"
             f" {lmed / base[2]:>8.2f}× {smed / base[4]:>8.2f}×"
         )
-    print("\n× = median latency relative to the corpus-size baseline of this run; entries grew "
-          f"{rows[-1][0] / base[0]:.0f}×.")
+    print(
+        "\n× = median latency relative to the corpus-size baseline of this run; entries grew "
+        f"{rows[-1][0] / base[0]:.0f}×."
+    )
 
 
 if __name__ == "__main__":
