@@ -98,6 +98,18 @@ def db_upgrade(revision: str) -> None:
 
 
 @main.command()
+def reindex() -> None:
+    """Rebuild the full-text search index from the entries."""
+    from app.db import write_session
+    from app.services.search_index import reindex_all
+
+    engine = make_engine(_settings())
+    with write_session(engine) as session:
+        count = reindex_all(session)
+    click.echo(f"{count} entries indexed")
+
+
+@main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def backup(file: Path) -> None:
     """Write a consistent copy of the live SQLite database to FILE."""

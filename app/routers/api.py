@@ -10,7 +10,7 @@ from app.render.formats import entry_json, json_response
 from app.schemas.views import EntryPage, EntryView
 from app.services.catalog import Filters, list_entries
 from app.services.entries import get_entry
-from app.services.search import ranked_ids
+from app.services.search import ranked_snippets
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -30,10 +30,8 @@ def list_errors(
     offset: Annotated[int, Query(ge=0)] = 0,
 ):
     filters = Filters(domain=domain, category=category, component=component, version=version)
-    ids = None
-    if q and q.strip():
-        ids = ranked_ids(session, q)
-    data, count = list_entries(session, filters, limit=limit, offset=offset, ids=ids)
+    ranked = ranked_snippets(session, q) if q and q.strip() else None
+    data, count = list_entries(session, filters, limit=limit, offset=offset, ranked=ranked)
     next_url = None
     if offset + limit < count:
         params = {k: v for k, v in request.query_params.items() if k != "offset"}

@@ -144,6 +144,9 @@ class EntrySummary(BaseModel):
     ai_generated: bool
     updated_at: datetime
     url: str
+    snippet: str | None = Field(
+        default=None, description="With `q`: matching text, HTML-escaped, matches in <mark>"
+    )
 
 
 class EntryPage(BaseModel):

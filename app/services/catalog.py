@@ -46,16 +46,22 @@ def _filtered(session: Session, filters: Filters, ids: list[str] | None):
 
 
 def list_entries(
-    session: Session, filters: Filters, *, limit: int, offset: int, ids: list[str] | None = None
+    session: Session,
+    filters: Filters,
+    *,
+    limit: int,
+    offset: int,
+    ranked: dict[str, str] | None = None,
 ) -> tuple[list[EntrySummary], int]:
-    """A page of entries, and how many match in all. `ids` (ranked) narrows and orders."""
-    query = _filtered(session, filters, ids)
+    """A page of entries, and how many match in all. `ranked` (id -> search snippet, best
+    first) narrows the list to search results and keeps their order."""
+    query = _filtered(session, filters, list(ranked) if ranked is not None else None)
     total = session.exec(select(func.count()).select_from(query.subquery())).one()
-    if ids is not None:
-        rank = {entry_id: n for n, entry_id in enumerate(ids)}
+    if ranked is not None:
+        rank = {entry_id: n for n, entry_id in enumerate(ranked)}
         rows = sorted(session.exec(query).all(), key=lambda e: rank[e.id])[offset : offset + limit]
-    else:
-        rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
+        return [summary(e).model_copy(update={"snippet": ranked[e.id]}) for e in rows], total
+    rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
     return [summary(e) for e in rows], total
 
 

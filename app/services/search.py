@@ -84,6 +84,7 @@ def search_entries(
     return hits, total
 
 
-def ranked_ids(session: Session, query: str, limit: int = 1000) -> list[str]:
+def ranked_snippets(session: Session, query: str, limit: int = 1000) -> dict[str, str]:
+    """Entry id -> highlighted snippet, best match first (the order of the dict)."""
     hits, _ = search_entries(session, query, limit=limit)
-    return [h.id for h in hits]
+    return {h.id: str(h.snippet) for h in hits}

@@ -41,3 +41,12 @@ def index_entry(session: Session, entry: Entry) -> None:
         signature=entry.signature,
         body=body,
     )
+
+
+def reindex_all(session: Session) -> int:
+    """Rebuild the full-text index from the entries (after a restore, or should it drift)."""
+    sqlite_backend.clear_index(session.connection())
+    entries = session.exec(select(Entry)).all()
+    for entry in entries:
+        index_entry(session, entry)
+    return len(entries)

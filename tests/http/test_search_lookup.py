@@ -1,0 +1,174 @@
+"""Search and lookup through the real app over the shipped data and the demo fixtures."""
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.conftest import FIXTURES, SEED_ID
+
+SECOND_VLLM = "llm/vllm-no-available-memory-for-cache-blocks"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("KV cache block", SEED_ID),
+        ("gpu_memory_utilization", SEED_ID),
+        ("块管理器", SEED_ID),
+        ("显存", None),
+        ("分卷", "demo/cjk-only"),
+        ("frobnicate widget", "demo/full-bilingual"),
+        ("stale handle", "demo/full-bilingual"),  # root cause text
+        ("Reboot the machine", "demo/full-bilingual"),  # dead end text
+        ("Clear the widget cache", "demo/full-bilingual"),  # workaround text
+        ("清除小部件缓存", "demo/full-bilingual"),  # Chinese workaround text
+    ],
+)
+def test_search_finds_text_of_every_part_in_both_languages(reader, query, expected):
+    body = reader.get("/api/v1/errors", params={"q": query}).json()
+    assert body["count"] >= 1
+    ids = [e["id"] for e in body["data"]]
+    if expected:
+        assert expected in ids[:3], ids
+    assert all("<mark>" in e["snippet"] or query.lower() not in e["snippet"].lower() for e in body["data"])
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"', '"unbalanced', "*", "-", "NEAR(", "NEAR(a b", "(((", "a OR", "AND NOT", "^x", "col:x", "'", "\\"],
+)
+def test_any_user_text_is_safe(reader, query):
+    for path in ("/search", "/zh/search", "/api/v1/errors"):
+        response = reader.get(path, params={"q": query})
+        assert response.status_code == 200, (path, query)
+
+
+def test_search_pages_highlight_and_escape(reader):
+    page = BeautifulSoup(reader.get("/search", params={"q": "KV cache"}).text, "html.parser")
+    first = page.select_one("ol.hits li")
+    assert first.select_one("a")["href"].startswith("/errors/llm/")
+    assert first.select_one(".snippet mark").text.lower() == "cache"
+    zh = BeautifulSoup(reader.get("/zh/search", params={"q": "缓存块"}).text, "html.parser")
+    assert zh.select_one("ol.hits li a")["href"].startswith("/zh/errors/llm/")
+    assert zh.select_one(".snippet mark").text == "缓存块"
+    hostile = reader.get("/search", params={"q": "<script>alert(1)</script>"}).text
+    assert "<script>alert(1)</script>" not in hostile
+
+
+def test_search_filters_combine_with_domain(reader):
+    body = reader.get("/api/v1/errors", params={"q": "memory", "domain": "pytorch"}).json()
+    assert body["data"] and {e["domain"] for e in body["data"]} == {"pytorch"}
+
+
+def test_list_filters_by_affected_version(reader):
+    affected = reader.get("/api/v1/errors", params={"component": "vllm", "version": "0.4.2"}).json()
+    assert SEED_ID in [e["id"] for e in affected["data"]]
+    unaffected = reader.get("/api/v1/errors", params={"component": "vLLM", "version": "0.2.0"}).json()
+    assert SEED_ID not in [e["id"] for e in unaffected["data"]]
+    frob = reader.get("/api/v1/errors", params={"component": "frob", "version": "2.4"}).json()
+    assert [e["id"] for e in frob["data"]] == ["demo/full-bilingual"]
+    fixed = reader.get("/api/v1/errors", params={"component": "frob", "version": "3.1"}).json()
+    assert fixed["data"] == []
+
+
+def test_list_paginates_with_next_links(reader):
+    first = reader.get("/api/v1/errors", params={"limit": 10}).json()
+    assert len(first["data"]) == 10 and first["count"] >= 46
+    second = reader.get(first["next"]).json()
+    assert not {e["id"] for e in first["data"]} & {e["id"] for e in second["data"]}
+    last = reader.get("/api/v1/errors", params={"limit": 10, "offset": first["count"] - 1}).json()
+    assert len(last["data"]) == 1 and last["next"] is None
+    assert reader.get("/api/v1/errors", params={"limit": 0}).status_code == 422
+
+
+PASTES = {
+    path.stem.replace("__", "/"): path.read_text(encoding="utf-8")
+    for path in sorted((FIXTURES / "pastes").glob("*.txt"))
+}
+
+
+@pytest.mark.parametrize("expected", list(PASTES))
+def test_lookup_puts_the_right_entry_first(reader, expected):
+    response = reader.post("/api/v1/lookup", json={"text": PASTES[expected]})
+    assert response.status_code == 200
+    matches = response.json()["matches"]
+    assert matches[0]["id"] == expected
+    assert set(matches[0]) == {"id", "title", "score", "url"}
+    assert 0 < matches[0]["score"] <= 1 and matches[0]["url"] == f"/errors/{expected}"
+    assert [m["score"] for m in matches] == sorted((m["score"] for m in matches), reverse=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hello world", "Build succeeded. 42 tests passed.", "", "   ", "我今天很开心", "INFO: all good"],
+)
+def test_lookup_returns_nothing_rather_than_padding(reader, text):
+    assert reader.post("/api/v1/lookup", json={"text": text}).json() == {"matches": []}
+
+
+def test_lookup_versions_rank_affected_entries_higher(reader):
+    text = (
+        "RuntimeError: Unable to allocate memory for KV cache block\n"
+        "ValueError: No available memory for the cache blocks"
+    )
+    plain = reader.post("/api/v1/lookup", json={"text": text}).json()["matches"]
+    scores = {m["id"]: m["score"] for m in plain}
+    boosted = reader.post("/api/v1/lookup", json={"text": text, "versions": {"vllm": "0.4.2"}}).json()[
+        "matches"
+    ]
+    boosted_scores = {m["id"]: m["score"] for m in boosted}
+    assert boosted_scores[SEED_ID] > scores[SEED_ID]
+    assert boosted[0]["id"] == SEED_ID
+
+
+def test_lookup_limits_and_validation(reader):
+    assert (
+        len(reader.post("/api/v1/lookup", json={"text": PASTES[SEED_ID], "limit": 1}).json()["matches"]) == 1
+    )
+    assert reader.post("/api/v1/lookup", json={"text": "x" * (64 * 1024 + 1)}).status_code == 413
+    assert reader.post("/api/v1/lookup", json={"text": "é" * 40_000}).status_code == 413
+    assert reader.post("/api/v1/lookup", content=b"x" * (600 * 1024)).status_code == 413
+    bad = reader.post("/api/v1/lookup", json={"limit": 5})
+    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"][-1] == "text"
+    assert reader.post("/api/v1/lookup", json={"text": "x", "limit": 500}).status_code == 422
+
+
+def test_home_page_paste_box_shows_ranked_matches(reader):
+    page = BeautifulSoup(reader.post("/lookup", data={"text": PASTES[SEED_ID]}).text, "html.parser")
+    assert page.select_one("#matches ol.hits li a")["href"] == f"/errors/{SEED_ID}"
+    assert "Unable to allocate memory" in page.select_one("form.lookup textarea").text
+    zh = BeautifulSoup(reader.post("/zh/lookup", data={"text": PASTES[SEED_ID]}).text, "html.parser")
+    assert zh.select_one("#matches ol.hits li a")["href"] == f"/zh/errors/{SEED_ID}"
+    empty = BeautifulSoup(reader.post("/lookup", data={"text": "hello"}).text, "html.parser")
+    assert "No entry fits" in empty.select_one("#matches").text
+
+
+def test_search_and_lookup_follow_imports_and_edits(shipped_settings, shipped_client, tmp_path):
+    from tests.conftest import load
+
+    paste = "Traceback (most recent call last):\nQuuxError: the quux reactor melted at 451 degrees"
+    assert shipped_client.post("/api/v1/lookup", json={"text": paste}).json()["matches"] == []
+    (tmp_path / "demo").mkdir()
+    source = tmp_path / "demo" / "quux.yaml"
+    source.write_text(
+        "id: demo/quux\ndomain: demo\ncategory: runtime_error\ntitle: {en: Quux reactor melted}\n"
+        "signature: 'QuuxError: the quux reactor melted at 300 degrees'\n"
+        "patterns: ['QuuxError: the quux reactor melted']\nprior: {fix_rate: 0.5, confidence: 0.5}\n"
+        "root_cause: {en: The coolant valve sticks.}\n"
+    )
+    load(shipped_settings, source)  # another process, as `errata import` would be
+    assert (
+        shipped_client.post("/api/v1/lookup", json={"text": paste}).json()["matches"][0]["id"] == "demo/quux"
+    )
+    assert [
+        e["id"] for e in shipped_client.get("/api/v1/errors", params={"q": "coolant"}).json()["data"]
+    ] == ["demo/quux"]
+    source.write_text(source.read_text().replace("coolant valve sticks", "pump seizes"))
+    assert load(shipped_settings, source).updated == 1
+    assert shipped_client.get("/api/v1/errors", params={"q": "coolant"}).json()["count"] == 0
+    assert (
+        shipped_client.get("/api/v1/errors", params={"q": "pump seizes"}).json()["data"][0]["id"]
+        == "demo/quux"
+    )
+    shipped_client.post("/api/v1/errors/demo/quux/evidence", json={"outcome": "worked"})
+    hit = shipped_client.get("/api/v1/errors", params={"q": "pump seizes"}).json()["data"][0]
+    assert hit["evidence_count"] == 1 and hit["fix_rate"] > 0.5
