@@ -85,7 +85,7 @@ def error_lines(text: str) -> list[Line]:
             picked.append(Line(bare, 0.6))
             after_error = 3
         else:
-            picked.append(Line(bare, 0.45 if after_error else 0.15))
+            picked.append(Line(bare, 0.45 if after_error > 0 else 0.15))
             after_error -= 1
     if last_frame is not None:
         picked.append(Line(last_frame, 0.3))

@@ -1,0 +1,79 @@
+"""Reading pastes: error lines, normalisation, regex phrasings, localised messages."""
+
+import time
+
+import pytest
+
+from app.services.locale_messages import english_equivalents
+from app.services.lookup_text import alternatives, error_lines, normalize, regex_words, tokens
+
+
+def test_exception_lines_weigh_most_and_the_last_frame_is_kept():
+    paste = """2024-05-01 12:00:01 INFO starting worker
+Traceback (most recent call last):
+  File "/srv/app/main.py", line 10, in <module>
+    run()
+  File "/srv/app/jobs.py", line 99, in run
+    import requests
+ModuleNotFoundError: No module named 'requests'"""
+    lines = {line.text.strip(): line.weight for line in error_lines(paste)}
+    assert lines["ModuleNotFoundError: No module named 'requests'"] == 1.0
+    assert lines['File "/srv/app/jobs.py", line 99, in run'] == 0.3
+    assert 'File "/srv/app/main.py", line 10, in <module>' not in lines
+    assert max(w for t, w in lines.items() if "starting worker" in t) < 0.5
+
+
+def test_lines_after_an_error_line_count_as_its_continuation():
+    text = "error: the build stopped\n  while compiling the sensor module\nok\nok\nok\nready"
+    assert [line.weight for line in error_lines(text)] == [1.0, 0.45, 0.45, 0.45, 0.15, 0.15]
+
+
+@pytest.mark.parametrize(
+    ("raw", "gone"),
+    [
+        ("at /home/alice/proj/app.py line 3", "alice"),
+        ("address 0x7ffd5e8a9c10 freed", "7ffd"),
+        ("pulled 3f2a9c1b7d in 42 ms", "3f2a9c1b7d"),
+        ("vllm 0.4.2 with CUDA 12.1", "0.4.2"),
+        ("2024-06-18T09:12:00Z worker ready", "2024"),
+        ("see https://example.org/x?y=1 for more", "example"),
+        ("C:\\Users\\bob\\app\\main.py failed", "bob"),
+        ("request 9f1c2b3a-1d2e-4f50-8a9b-0c1d2e3f4a5b done", "9f1c2b3a"),
+    ],
+)
+def test_normalize_blanks_what_varies(raw, gone):
+    assert gone not in normalize(raw)
+
+
+def test_tokens_split_identifiers_and_mark_quoted_names():
+    words = tokens("torch.OutOfMemoryError: CUDA out of memory, module 'numpy' missing")
+    assert {"torch", "outofmemoryerror", "out", "of", "memory", "cuda", "'numpy"} <= set(words)
+    assert "numpy" not in words
+    assert tokens("显存不足") == ["显存", "存不", "不足"]
+
+
+def test_regex_words_and_alternatives():
+    assert regex_words(r"ERROR:\s+deadlock detected").split() == ["ERROR:", "deadlock", "detected"]
+    assert alternatives("(dns.*resolver.*failed|name resolution.*failed)") == [
+        "dns.*resolver.*failed",
+        "name resolution.*failed",
+    ]
+    assert alternatives(r"error: (foo|bar) baz") == ["error: foo baz", "error: bar baz"]
+    assert alternatives(r"a\|b") == [r"a\|b"]
+
+
+def test_localised_messages_gain_their_english_originals():
+    found = english_equivalents("致命错误：不是 git 仓库（或者任何父目录）：.git")
+    assert found == ["fatal: not a git repository (or any of the parent directories): .git"]
+    assert english_equivalents('psql: 致命错误:  用户 "app" Password 认证失败') == [
+        'FATAL: password authentication failed for user "app"'
+    ]
+    assert english_equivalents("plain English only") == []
+
+
+def test_reading_a_huge_hostile_paste_stays_fast():
+    paste = ("a" * 5000 + "(" * 2000 + "\n") * 12 + "x" * 60_000
+    start = time.perf_counter()
+    error_lines(paste)
+    tokens(paste)
+    assert time.perf_counter() - start < 2.0
