@@ -16,7 +16,6 @@ class Settings(BaseSettings):
     admin_token: SecretStr | None = None
     # The curated entries loaded (idempotently) by `errata serve`; empty disables it.
     data_dir: Path | None = PROJECT_ROOT / "data"
-    base_url: str = "http://127.0.0.1:8000"
     # Evidence submissions allowed per client within rate_limit_window seconds.
     rate_limit: int = 20
     rate_limit_window: int = 60

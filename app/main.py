@@ -7,7 +7,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.config import PROJECT_ROOT, Settings
 from app.db import make_engine
-from app.routers import api, entries, evidence, health, lookup, moderation, pages
+from app.routers import api, entries, evidence, feeds, health, lookup, moderation, pages
 from app.services.lookup_index import LookupIndex
 from app.web import errors
 from app.web.limits import BodyLimitMiddleware
@@ -36,6 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(lookup.api_router)
     app.include_router(moderation.router)
     app.include_router(health.router)
+    app.include_router(feeds.router)
     for prefix in ("", "/zh"):
         app.include_router(pages.router, prefix=prefix)
         app.include_router(evidence.form_router, prefix=prefix)

@@ -183,3 +183,17 @@ def test_healthz_and_openapi(reader):
 def test_dates_in_json_are_iso(reader):
     entry = reader.get(f"/errors/{SEED_ID}.json").json()
     assert date.fromisoformat(entry["first_seen"]) == date(2024, 1, 10)
+
+
+def test_feed_and_sitemap(reader):
+    from xml.etree import ElementTree as ET
+
+    feed = reader.get("/feed.atom")
+    assert feed.headers["content-type"].startswith("application/atom+xml")
+    entries = ET.fromstring(feed.content).findall("{http://www.w3.org/2005/Atom}entry")
+    assert 1 <= len(entries) <= 50
+    sitemap = ET.fromstring(reader.get("/sitemap.xml").content)
+    locs = {u.findtext("{http://www.sitemaps.org/schemas/sitemap/0.9}loc") for u in sitemap}
+    assert f"http://testserver/errors/{SEED_ID}" in locs and f"http://testserver/zh/errors/{SEED_ID}" in locs
+    total = reader.get("/api/v1/errors").json()["count"]
+    assert len(locs) == 2 * total

@@ -1,0 +1,53 @@
+"""The `errata` command as a user runs it: real processes, real files."""
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import CANON_MALFORMED, CANON_VALID, DEMO_ENTRIES
+
+ERRATA = str(Path(sys.executable).with_name("errata"))
+
+
+def run(*args: str, db: Path, **kwargs) -> subprocess.CompletedProcess:
+    env = {**os.environ, "ERRATA_DATABASE_URL": f"sqlite:///{db}"}
+    return subprocess.run([ERRATA, *args], env=env, capture_output=True, text=True, timeout=120, **kwargs)
+
+
+def test_import_reports_a_summary_and_fails_loudly_on_bad_files(tmp_path):
+    db = tmp_path / "errata.db"
+    ok = run("import", str(DEMO_ENTRIES), str(CANON_VALID), db=db)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.strip().endswith("4 created, 0 updated, 0 unchanged, 0 failed")
+    again = run("import", str(DEMO_ENTRIES), db=db)
+    assert again.stdout.strip().endswith("0 created, 0 updated, 3 unchanged, 0 failed")
+    bad = run("import", str(CANON_MALFORMED), db=db)
+    assert bad.returncode == 1
+    assert f"error: {CANON_MALFORMED / 'wrong-type.json'}: verdict.fix_success_rate:" in bad.stderr
+    assert bad.stdout.strip().endswith("0 created, 0 updated, 0 unchanged, 6 failed")
+    missing = run("import", str(tmp_path / "nowhere"), db=db)
+    assert missing.returncode == 2
+
+
+def test_export_db_upgrade_and_backup(tmp_path):
+    db = tmp_path / "errata.db"
+    assert run("import", str(DEMO_ENTRIES), db=db).returncode == 0
+    exported = run("export", str(tmp_path / "out"), db=db)
+    assert exported.returncode == 0 and "3 entries written" in exported.stdout
+    assert (tmp_path / "out" / "demo" / "full-bilingual.yaml").exists()
+    assert run("db", "upgrade", db=db).returncode == 0
+    backup = run("backup", str(tmp_path / "copy.db"), db=db)
+    assert backup.returncode == 0
+    with sqlite3.connect(tmp_path / "copy.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT count(*) FROM entry").fetchone()[0] == 3
+    reindexed = run("reindex", db=db)
+    assert reindexed.returncode == 0 and "3 entries indexed" in reindexed.stdout
+
+
+def test_help_lists_every_command(tmp_path):
+    text = run("--help", db=tmp_path / "x.db").stdout
+    for command in ("serve", "import", "export", "db", "backup", "reindex"):
+        assert command in text

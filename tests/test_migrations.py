@@ -1,0 +1,80 @@
+"""The schema comes from the Alembic revisions alone, and upgrading keeps data."""
+
+import sqlite3
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlmodel import SQLModel
+
+import app.models  # noqa: F401
+from app.db import make_engine
+from app.migrate import alembic_config, upgrade
+from tests.conftest import DEMO_ENTRIES, load, make_settings
+
+
+def _head(settings) -> str:
+    return ScriptDirectory.from_config(alembic_config(settings)).get_current_head()
+
+
+def test_empty_database_upgrades_to_head_with_every_table(tmp_path):
+    settings = make_settings(tmp_path / "new.db")
+    upgrade(settings)
+    with sqlite3.connect(tmp_path / "new.db") as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table')")}
+        version = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+        journal = conn.execute("PRAGMA journal_mode").fetchone()[0]
+    assert version == _head(settings)
+    assert journal == "wal"
+    assert {
+        "entry",
+        "entry_pattern",
+        "entry_version",
+        "entry_doc",
+        "workaround",
+        "dead_end",
+        "entry_relation",
+        "evidence",
+        "evidence_version",
+        "entry_revision",
+        "moderation_action",
+        "entry_fts",
+        "entry_fts_cjk",
+    } <= tables
+
+
+def test_models_and_revisions_agree(tmp_path):
+    settings = make_settings(tmp_path / "new.db")
+    upgrade(settings)
+    engine = make_engine(settings)
+    with engine.connect() as conn:
+        context = MigrationContext.configure(
+            conn,
+            opts={
+                "compare_type": True,
+                "include_object": lambda obj, name, type_, *_: (
+                    not (type_ == "table" and name.startswith("entry_fts"))
+                ),
+            },
+        )
+        differences = compare_metadata(context, SQLModel.metadata)
+    engine.dispose()
+    assert differences == []
+
+
+def test_upgrading_an_older_database_keeps_its_entries(tmp_path):
+    settings = make_settings(tmp_path / "old.db")
+    upgrade(settings, "0003")
+    with sqlite3.connect(tmp_path / "old.db") as conn:
+        conn.execute(
+            "INSERT INTO entry (id, seq, domain, category, title_en, signature, ai_generated, review_status, "
+            "scope, prior_fix_rate, prior_confidence, fix_rate, confidence, evidence_count, content_hash, "
+            "revision, created_at, updated_at) VALUES ('demo/old', 1, 'demo', 'x', 'Old', 'OldError', 0, "
+            "'unreviewed', 'generic', 0.5, 0.5, 0.5, 0.5, 0, 'h', 3, '2024-01-01 00:00:00', "
+            "'2024-01-01 00:00:00')"
+        )
+    upgrade(settings)
+    with sqlite3.connect(tmp_path / "old.db") as conn:
+        row = conn.execute("SELECT id, revision, changed FROM entry").fetchone()
+    assert row == ("demo/old", 3, 0)
+    assert load(settings, DEMO_ENTRIES).created == 3
