@@ -1,0 +1,51 @@
+"""Search and lookup as services: a session on a real SQLite file, no HTTP."""
+
+import pytest
+
+from app.db import make_engine, read_session
+from app.services.lookup import lookup
+from app.services.lookup_index import LookupIndex
+from app.services.search import search_entries
+from tests.conftest import SEED_ID
+
+
+@pytest.fixture
+def session(shipped_settings):
+    engine = make_engine(shipped_settings)
+    with read_session(engine) as session:
+        yield session
+    engine.dispose()
+
+
+def test_search_ranks_title_and_signature_above_body_mentions(session):
+    hits, total = search_entries(session, "KV cache block")
+    assert total >= 2 and hits[0].id == SEED_ID
+    assert "<mark>" in hits[0].snippet
+
+
+def test_search_pages_do_not_overlap(session):
+    first, total = search_entries(session, "error", limit=5)
+    second, _ = search_entries(session, "error", limit=5, offset=5)
+    assert total > 10 and not {h.id for h in first} & {h.id for h in second}
+
+
+def test_search_falls_back_to_any_word_when_all_words_find_nothing(session):
+    hits, total = search_entries(session, "frobnicate zzzqqq-nothing")
+    assert total >= 1 and hits[0].id == "demo/full-bilingual"
+
+
+def test_lookup_index_builds_once_and_refreshes_only_on_change(session):
+    index = LookupIndex()
+    assert lookup(session, index, "FrobError: cannot frobnicate widget 7")[0].id == "demo/full-bilingual"
+    size, watermark = len(index), index.watermark
+    lookup(session, index, "anything")
+    assert (len(index), index.watermark) == (size, watermark)
+
+
+def test_lookup_with_versions_prefers_rows_that_cover_them(session):
+    index = LookupIndex()
+    text = "FrobError: cannot frobnicate widget 12"
+    plain = lookup(session, index, text)[0].score
+    affected = lookup(session, index, text, versions={"frob": "2.3"})[0].score
+    fixed = lookup(session, index, text, versions={"frob": "3.1"})[0].score
+    assert fixed < plain < affected
