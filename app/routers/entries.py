@@ -1,10 +1,12 @@
 """Entry pages: /errors/{id}[.json|.md], in English and (under /zh) Chinese."""
 
 from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse
 
 from app.db import SessionDep
 from app.render.formats import respond_entry, split_format
-from app.services.entries import get_entry
+from app.services.entries import canonical_id, get_entry
+from app.urls import entry_url
 from app.web.deps import LangDep
 
 router = APIRouter()
@@ -25,5 +27,7 @@ _FORMATS_DOC = {
 @router.get("/errors/{entry_path:path}", responses=_FORMATS_DOC, response_model=None)
 def entry_page(entry_path: str, request: Request, session: SessionDep, lang: LangDep):
     entry_id, fmt = split_format(entry_path)
-    view = get_entry(session, entry_id)
-    return respond_entry(request, view, fmt, lang)
+    canonical = canonical_id(session, entry_id)
+    if canonical != entry_id:
+        return RedirectResponse(entry_url(canonical, lang=lang, fmt=fmt), status_code=301)
+    return respond_entry(request, get_entry(session, entry_id), fmt, lang)

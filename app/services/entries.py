@@ -132,6 +132,16 @@ def _related(session: Session, entry_id: str) -> RelatedViews:
     return RelatedViews(**grouped)
 
 
+def canonical_id(session: Session, entry_id: str) -> str:
+    """The id as stored, forgiving case and stray slashes (`LLM/Foo/` -> `llm/foo`)."""
+    if session.get(Entry, entry_id) is not None:
+        return entry_id
+    candidate = entry_id.strip("/").lower()
+    if candidate != entry_id and session.get(Entry, candidate) is not None:
+        return candidate
+    raise EntryNotFound(entry_id)
+
+
 def get_entry(session: Session, entry_id: str) -> EntryView:
     entry = session.get(Entry, entry_id)
     if entry is None:

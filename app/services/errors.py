@@ -1,24 +1,68 @@
-"""Domain exceptions, raised by services and turned into responses in one place (app.web.errors)."""
+"""Domain exceptions, raised by services and turned into responses by one handler (app.web.errors).
+
+Each knows its HTTP status and says its message through the caller's gettext, so the
+same error reads in the language of the page that hit it.
+"""
+
+from collections.abc import Callable
+
+Gettext = Callable[[str], str]
 
 
-class EntryNotFound(LookupError):
+class DomainError(Exception):
+    status = 400
+
+    def message(self, gettext: Gettext) -> str:
+        return str(self)
+
+    def headers(self) -> dict[str, str]:
+        return {}
+
+
+class EntryNotFound(DomainError, LookupError):
+    status = 404
+
     def __init__(self, entry_id: str):
         super().__init__(entry_id)
         self.entry_id = entry_id
 
+    def message(self, gettext: Gettext) -> str:
+        return gettext("No entry %(id)s") % {"id": self.entry_id}
 
-class ItemNotFound(LookupError):
+
+class ItemNotFound(DomainError, LookupError):
+    status = 404
+
     def __init__(self, entry_id: str, item: str):
         super().__init__(f"{entry_id}#{item}")
         self.entry_id = entry_id
         self.item = item
 
+    def message(self, gettext: Gettext) -> str:
+        return gettext("Entry %(id)s has no workaround or dead end %(item)s") % {
+            "id": self.entry_id,
+            "item": self.item,
+        }
 
-class EvidenceNotFound(LookupError):
-    pass
+
+class EvidenceNotFound(DomainError, LookupError):
+    status = 404
+
+    def message(self, gettext: Gettext) -> str:
+        return gettext("No report %(uid)s") % {"uid": self.args[0]}
 
 
-class RateLimited(Exception):
+class RateLimited(DomainError):
+    status = 429
+
     def __init__(self, retry_after: int):
         super().__init__(f"retry after {retry_after}s")
         self.retry_after = retry_after
+
+    def message(self, gettext: Gettext) -> str:
+        return gettext("Too many reports from you just now; try again in %(s)d seconds") % {
+            "s": self.retry_after
+        }
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}

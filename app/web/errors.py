@@ -8,7 +8,7 @@ from starlette.exceptions import HTTPException
 
 from app.i18n import lang_of_path, translations
 from app.render.formats import MARKDOWN, json_response
-from app.services.errors import EntryNotFound, EvidenceNotFound, ItemNotFound, RateLimited
+from app.services.errors import DomainError
 from app.web.templating import render_page
 
 
@@ -51,24 +51,10 @@ def _field_errors(exc: RequestValidationError) -> list[dict]:
 
 
 def install(app: FastAPI) -> None:
-    @app.exception_handler(EntryNotFound)
-    async def _entry_not_found(request: Request, exc: EntryNotFound):
+    @app.exception_handler(DomainError)
+    async def _domain(request: Request, exc: DomainError):
         gettext = translations(lang_of_path(request.url.path)).gettext
-        return error_response(request, 404, gettext("No entry %(id)s") % {"id": exc.entry_id})
-
-    @app.exception_handler(ItemNotFound)
-    async def _item_not_found(request: Request, exc: ItemNotFound):
-        gettext = translations(lang_of_path(request.url.path)).gettext
-        return error_response(
-            request,
-            404,
-            gettext("Entry %(id)s has no workaround or dead end %(item)s")
-            % {"id": exc.entry_id, "item": exc.item},
-        )
-
-    @app.exception_handler(EvidenceNotFound)
-    async def _evidence_not_found(request: Request, exc: EvidenceNotFound):
-        return error_response(request, 404, f"No evidence {exc}")
+        return error_response(request, exc.status, exc.message(gettext), exc.headers())
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
@@ -80,17 +66,6 @@ def install(app: FastAPI) -> None:
         if exc.status_code == 404 and detail == "Not Found":
             detail = translations(lang_of_path(request.url.path)).gettext("Page not found")
         return error_response(request, exc.status_code, detail, getattr(exc, "headers", None))
-
-    @app.exception_handler(RateLimited)
-    async def _rate_limited(request: Request, exc: RateLimited):
-        gettext = translations(lang_of_path(request.url.path)).gettext
-        return error_response(
-            request,
-            429,
-            gettext("Too many reports from you just now; try again in %(s)d seconds")
-            % {"s": exc.retry_after},
-            {"Retry-After": str(exc.retry_after)},
-        )
 
     @app.exception_handler(OperationalError)
     async def _busy(request: Request, exc: OperationalError):

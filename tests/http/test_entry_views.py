@@ -197,3 +197,10 @@ def test_feed_and_sitemap(reader):
     assert f"http://testserver/errors/{SEED_ID}" in locs and f"http://testserver/zh/errors/{SEED_ID}" in locs
     total = reader.get("/api/v1/errors").json()["count"]
     assert len(locs) == 2 * total
+
+
+def test_ids_differing_by_case_or_slash_redirect_to_the_canonical_url(reader):
+    response = reader.get("/errors/LLM/vllm-block-manager-out-of-memory/", follow_redirects=False)
+    assert response.status_code == 301 and response.headers["location"] == f"/errors/{SEED_ID}"
+    zh = reader.get("/zh/errors/Llm/Vllm-Block-Manager-Out-Of-Memory.md", follow_redirects=False)
+    assert zh.status_code == 301 and zh.headers["location"] == f"/zh/errors/{SEED_ID}.md"
