@@ -23,6 +23,8 @@ class Settings(BaseSettings):
     max_body_bytes: int = 64 * 1024
     # SQLite: how long a writer waits for the lock before giving up, in milliseconds.
     busy_timeout_ms: int = 30_000
+    # Build the lookup index in the background at start, so the first paste does not wait.
+    warm_lookup_index: bool = True
     # Mixed into the hash that identifies a submitting client, so stored hashes reveal no address.
     client_salt: str = "errata"
     # Trust X-Forwarded-For from a reverse proxy when identifying clients.

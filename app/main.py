@@ -1,16 +1,22 @@
 """The ASGI application: routers, static files, error handlers. No logic here."""
 
+import threading
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app.config import PROJECT_ROOT, Settings
-from app.db import make_engine
+from app.db import make_engine, read_session
 from app.routers import api, entries, evidence, feeds, health, lookup, moderation, pages
 from app.services.lookup_index import LookupIndex
 from app.web import errors
 from app.web.limits import BodyLimitMiddleware
+
+
+def _warm(app: FastAPI) -> None:
+    with read_session(app.state.engine) as session:
+        app.state.lookup_index.refresh(session)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -18,6 +24,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        if settings.warm_lookup_index:
+            threading.Thread(target=_warm, args=(app,), name="warm-lookup-index", daemon=True).start()
         yield
         app.state.engine.dispose()
 

@@ -33,6 +33,7 @@ def make_settings(db: Path, **overrides) -> Settings:
         "data_dir": None,
         "admin_token": ADMIN_TOKEN,
         "rate_limit": 1000,
+        "warm_lookup_index": False,
         **overrides,
     }
     return Settings(**values)

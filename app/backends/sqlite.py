@@ -63,10 +63,17 @@ def integrity_check(conn: Connection) -> str:
     return conn.execute(text("PRAGMA integrity_check")).scalar_one()
 
 
-# --- full-text index (FTS5, trigram) --------------------------------------------------
+# --- full-text index ------------------------------------------------------------------
+# Three FTS5 tables share rowid = entry.seq:
+#   entry_fts_words  words (unicode61): the main index, ranked with bm25
+#   entry_fts_cjk    adjacent CJK character pairs: Chinese words, whatever their length
+#   entry_fts        trigrams: substrings, for a query whose words match nothing whole
 
-
+INDEX_TABLES = ("entry_fts_words", "entry_fts_cjk", "entry_fts")
+HIGHLIGHT_START, HIGHLIGHT_END = "\x02", "\x03"
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_MIN_TRIGRAM = 3
+_WEIGHTS = "10.0, 6.0, 1.0"  # title, signature, body
 
 
 def cjk_pairs(text: str) -> list[str]:
@@ -78,12 +85,13 @@ def cjk_pairs(text: str) -> list[str]:
 
 
 def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str, body: str) -> None:
-    for table in ("entry_fts", "entry_fts_cjk"):
+    for table in INDEX_TABLES:
         conn.execute(text(f"DELETE FROM {table} WHERE rowid = :rowid"), {"rowid": rowid})
-    conn.execute(
-        text("INSERT INTO entry_fts(rowid, title, signature, body) VALUES (:r, :t, :s, :b)"),
-        {"r": rowid, "t": title, "s": signature, "b": body},
-    )
+    values = {"r": rowid, "t": title, "s": signature, "b": body}
+    for table in ("entry_fts_words", "entry_fts"):
+        conn.execute(
+            text(f"INSERT INTO {table}(rowid, title, signature, body) VALUES (:r, :t, :s, :b)"), values
+        )
     pairs = cjk_pairs(f"{title}\n{signature}\n{body}")
     if pairs:
         conn.execute(
@@ -93,12 +101,14 @@ def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str,
 
 
 def clear_index(conn: Connection) -> None:
-    for table in ("entry_fts", "entry_fts_cjk"):
+    for table in INDEX_TABLES:
         conn.execute(text(f"DELETE FROM {table}"))
 
 
-HIGHLIGHT_START, HIGHLIGHT_END = "\x02", "\x03"
-_MIN_TRIGRAM = 3
+def optimize_index(conn: Connection) -> None:
+    """Merge the index segments that many small writes leave behind (after a bulk import)."""
+    for table in INDEX_TABLES:
+        conn.execute(text(f"INSERT INTO {table}({table}) VALUES ('optimize')"))
 
 
 def _quoted(term: str) -> str:
@@ -120,55 +130,72 @@ def _marked_snippet(texts: tuple[str, ...], terms: list[str], width: int = 60) -
     return texts[0][: width * 2]
 
 
-def search_index(
-    conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int
-) -> tuple[list[tuple[int, float, str]], int]:
-    """(rowid, score, snippet) of matching rows, best first, and the number of matches.
+Hits = tuple[list[tuple[int, float, str]], int]
 
-    Terms of three characters or more go to the trigram index; two-character Chinese words
-    to the pair index; anything shorter filters titles and signatures with LIKE.
+
+def _run(conn: Connection, select_sql: str, count_sql: str, params: dict) -> tuple[list, int]:
+    rows = conn.execute(text(select_sql + " LIMIT :limit OFFSET :offset"), params).all()
+    return rows, conn.execute(text(count_sql), params).scalar_one()
+
+
+def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int) -> Hits:
+    """(rowid, bm25 score, snippet) of entries holding the words, best first, and how many.
+
+    Latin-script terms match whole words (an identifier such as gpu_memory_utilization is
+    a phrase of its parts); Chinese terms match through their character pairs.
     """
-    long_terms = [t for t in terms if len(t) >= _MIN_TRIGRAM]
-    pair_terms = [t for t in terms if len(t) == 2 and len(cjk_pairs(t)) == 1 and t == cjk_pairs(t)[0]]
-    short_terms = [t for t in terms if len(t) < _MIN_TRIGRAM and t not in pair_terms]
     joiner = " OR " if any_term else " AND "
-    params: dict = {"limit": limit, "offset": offset}
-    if pair_terms and not (any_term and long_terms):
-        params["pairs"] = joiner.join(_quoted(t) for t in pair_terms)
-    if long_terms:
-        where = ["entry_fts MATCH :match"]
-        params["match"] = joiner.join(_quoted(t) for t in long_terms)
-        if "pairs" in params:
-            where.append("rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)")
-        source, score = "entry_fts", "bm25(entry_fts, 10.0, 6.0, 1.0)"
-        snippet = "snippet(entry_fts, -1, :hs, :he, '…', 48)"
-        params.update(hs=HIGHLIGHT_START, he=HIGHLIGHT_END)
-    elif pair_terms:
-        where = []
-        source = (
-            "entry_fts JOIN (SELECT rowid AS pid, bm25(entry_fts_cjk) AS prank FROM entry_fts_cjk "
-            "WHERE entry_fts_cjk MATCH :pairs) ON pid = entry_fts.rowid"
+    latin = [t for t in terms if not _CJK_RUN.search(t)]
+    chinese = [t for t in terms if _CJK_RUN.search(t)]
+    params: dict = {"limit": limit, "offset": offset, "hs": HIGHLIGHT_START, "he": HIGHLIGHT_END}
+    if chinese:
+        params["pairs"] = joiner.join(
+            "(" + " AND ".join(_quoted(p) for p in dict.fromkeys(cjk_pairs(t))) + ")" for t in chinese
         )
-        score, snippet = "prank", None
-    else:
-        where, source, score, snippet = [], "entry_fts", "0.0", None
-    if not any_term or not (long_terms or pair_terms):
-        for n, term in enumerate(short_terms):
-            escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where.append(f"(title || ' ' || signature) LIKE :like{n} ESCAPE '\\'")
-            params[f"like{n}"] = f"%{escaped}%"
-    if not where and source == "entry_fts":
-        return [], 0
-    condition = f"WHERE {' AND '.join(where)}" if where else ""
-    columns = snippet or "title, signature, body"
-    rows = conn.execute(
-        text(
-            f"SELECT entry_fts.rowid, {score} AS score, {columns} FROM {source} {condition} "
-            "ORDER BY score, entry_fts.rowid LIMIT :limit OFFSET :offset"
-        ),
-        params,
-    ).all()
-    total = conn.execute(text(f"SELECT count(*) FROM {source} {condition}"), params).scalar_one()
-    if snippet:
+    if latin:
+        params["words"] = joiner.join(_quoted(t) for t in latin)
+        where = "entry_fts_words MATCH :words"
+        if chinese and not any_term:  # FTS5 cannot OR a MATCH with another condition
+            where += " AND rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
+        rows, total = _run(
+            conn,
+            f"SELECT rowid, bm25(entry_fts_words, {_WEIGHTS}) AS score, "
+            f"snippet(entry_fts_words, -1, :hs, :he, '…', 24) FROM entry_fts_words WHERE {where} "
+            "ORDER BY score",
+            f"SELECT count(*) FROM entry_fts_words WHERE {where}",
+            params,
+        )
         return [(r[0], float(r[1]), r[2]) for r in rows], total
-    return [(r[0], float(r[1]), _marked_snippet((r[3], r[2], r[4]), terms)) for r in rows], total
+    if not chinese:
+        return [], 0
+    rows, total = _run(
+        conn,
+        "SELECT w.rowid, bm25(entry_fts_cjk) AS score, w.title, w.signature, w.body "
+        "FROM entry_fts_cjk JOIN entry_fts_words AS w ON w.rowid = entry_fts_cjk.rowid "
+        "WHERE entry_fts_cjk MATCH :pairs ORDER BY score",
+        "SELECT count(*) FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs",
+        params,
+    )
+    return [(r[0], float(r[1]), _marked_snippet((r[3], r[2], r[4]), chinese)) for r in rows], total
+
+
+def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset: int) -> Hits:
+    """Entries holding every term as a substring (trigrams: three characters or more)."""
+    long_terms = [t for t in terms if len(t) >= _MIN_TRIGRAM]
+    if not long_terms:
+        return [], 0
+    params = {
+        "match": " AND ".join(_quoted(t) for t in long_terms),
+        "limit": limit,
+        "offset": offset,
+        "hs": HIGHLIGHT_START,
+        "he": HIGHLIGHT_END,
+    }
+    rows, total = _run(
+        conn,
+        f"SELECT rowid, bm25(entry_fts, {_WEIGHTS}) AS score, snippet(entry_fts, -1, :hs, :he, '…', 48) "
+        "FROM entry_fts WHERE entry_fts MATCH :match ORDER BY score",
+        "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH :match",
+        params,
+    )
+    return [(r[0], float(r[1]), r[2]) for r in rows], total

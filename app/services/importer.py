@@ -17,12 +17,14 @@ from sqlalchemy import Engine
 
 from app.db import write_session
 from app.schemas.document import EntryDoc
+from app.services import search_index
 from app.services.canon import canon_to_document, is_canon
 from app.services.documents import load_document
 from app.services.store import save_document
 
 SUFFIXES = (".yaml", ".yml", ".json")
 _BATCH = 250
+OPTIMIZE_AFTER = 200  # entries written, past which the search index segments are merged
 
 
 @dataclass
@@ -127,4 +129,7 @@ def import_paths(
             flush()
     if pending:
         flush()
+    if report.created + report.updated >= OPTIMIZE_AFTER:
+        with write_session(engine) as session:
+            search_index.optimize(session)
     return report

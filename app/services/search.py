@@ -49,13 +49,16 @@ def highlight(snippet: str) -> Markup:
 
 
 def _matches(session: Session, query: str, *, limit: int, offset: int):
+    """Whole words first; then substrings (a fragment of an identifier); then any word."""
     words = terms(query)
     if not words:
         return [], 0
     conn = session.connection()
-    rows, total = sqlite_backend.search_index(conn, words, any_term=False, limit=limit, offset=offset)
+    rows, total = sqlite_backend.search_words(conn, words, any_term=False, limit=limit, offset=offset)
+    if total == 0:
+        rows, total = sqlite_backend.search_substrings(conn, words, limit=limit, offset=offset)
     if total == 0 and len(words) > 1:
-        rows, total = sqlite_backend.search_index(conn, words, any_term=True, limit=limit, offset=offset)
+        rows, total = sqlite_backend.search_words(conn, words, any_term=True, limit=limit, offset=offset)
     return rows, total
 
 

@@ -49,4 +49,9 @@ def reindex_all(session: Session) -> int:
     entries = session.exec(select(Entry)).all()
     for entry in entries:
         index_entry(session, entry)
+    sqlite_backend.optimize_index(session.connection())
     return len(entries)
+
+
+def optimize(session: Session) -> None:
+    sqlite_backend.optimize_index(session.connection())
