@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Request
 
 from app.db import SessionDep
 from app.services.catalog import Filters, domain_counts, list_entries, most_reported, recent_entries
-from app.services.errors import EntryNotFound
+from app.services.errors import DomainNotFound
 from app.services.search import search_entries
 from app.web.deps import LangDep
 from app.web.templating import render_page
@@ -39,7 +39,7 @@ def domain_page(
         session, Filters(domain=domain), limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
     )
     if count == 0:
-        raise EntryNotFound(domain)
+        raise DomainNotFound(domain)
     return render_page(
         request,
         "domain.html",

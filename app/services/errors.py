@@ -30,6 +30,13 @@ class EntryNotFound(DomainError, LookupError):
         return gettext("No entry %(id)s") % {"id": self.entry_id}
 
 
+class DomainNotFound(DomainError, LookupError):
+    status = 404
+
+    def message(self, gettext: Gettext) -> str:
+        return gettext("No entries in domain %(domain)s") % {"domain": self.args[0]}
+
+
 class ItemNotFound(DomainError, LookupError):
     status = 404
 

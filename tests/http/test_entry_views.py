@@ -204,3 +204,11 @@ def test_ids_differing_by_case_or_slash_redirect_to_the_canonical_url(reader):
     assert response.status_code == 301 and response.headers["location"] == f"/errors/{SEED_ID}"
     zh = reader.get("/zh/errors/Llm/Vllm-Block-Manager-Out-Of-Memory.md", follow_redirects=False)
     assert zh.status_code == 301 and zh.headers["location"] == f"/zh/errors/{SEED_ID}.md"
+
+
+def test_pages_forbid_scripts(reader):
+    headers = reader.get(f"/errors/{SEED_ID}").headers
+    assert "script-src 'none'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+    missing = reader.get("/zh/domains/nope")
+    assert missing.status_code == 404 and "领域 nope 中没有条目" in missing.text
