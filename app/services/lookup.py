@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from app.schemas.common import Text
-from app.services.lookup_index import IndexedEntry, LookupIndex
+from app.services.lookup_index import IndexedEntry, LookupIndex, compiled
 from app.services.lookup_text import error_lines, tokens
 from app.services.versions import covers
 from app.urls import entry_url
@@ -91,7 +91,7 @@ class _Evidence:
 def _measure(index: LookupIndex, entry: IndexedEntry, query: dict[str, float], text: str) -> _Evidence:
     """Judge the entry by its best phrasing: coverage of that phrasing by the paste, and how
     much of the paste it accounts for (so an entry with many patterns gains nothing by it)."""
-    idf = {token: index.idf(token) for token in entry.weights}
+    idf = {token: index.idf(token) for _, words in entry.phrasings for token in words}
     coverage = explained = 0.0
     for weight, words in entry.phrasings:
         mass = sum(idf[t] for t in words)
@@ -101,7 +101,12 @@ def _measure(index: LookupIndex, entry: IndexedEntry, query: dict[str, float], t
         # A phrasing of one or two common words proves little even when whole.
         coverage = max(coverage, weight * held / mass * min(1.0, mass / FULL_PHRASING))
         explained = max(explained, weight * sum(query[t] * idf[t] for t in words if t in query))
-    pattern_hit = bool(text) and any(pattern.search(text) for pattern in entry.patterns)
+    # Patterns only decide between entries that could fit; compiling them costs more than words.
+    pattern_hit = (
+        coverage >= FITS_WITH_PATTERN
+        and bool(text)
+        and any((regex := compiled(p)) is not None and regex.search(text) for p in entry.patterns)
+    )
     return _Evidence(entry, coverage, explained, pattern_hit)
 
 
@@ -143,7 +148,12 @@ def lookup(
         return []
     best = scored[0][0]
     return [
-        Match(id=e.id, title=e.title, score=round(min(score / 1.1, 1.0), 4), url=entry_url(e.id))
+        Match(
+            id=e.id,
+            title=Text(en=e.title[0], zh=e.title[1]),
+            score=round(min(score / 1.1, 1.0), 4),
+            url=entry_url(e.id),
+        )
         for score, e in scored[:limit]
         if score >= max(MIN_SCORE, best * 0.5)
     ]

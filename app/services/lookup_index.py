@@ -8,42 +8,46 @@ made by any process show up at the next lookup.
 """
 
 import math
+import sys
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import re2
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.models import Entry, Pattern, VersionRow
-from app.schemas.common import Text
 from app.services.lookup_text import alternatives, regex_words, tokens
 
 SIGNATURE, PATTERN, TITLE = 1.0, 0.9, 0.6
+_CHUNK = 2000
 
 
 @dataclass
 class IndexedEntry:
     id: str
-    title: Text
-    # token -> field weight, over everything below: what gathers candidates.
-    weights: dict[str, float]
+    title: tuple[str, str | None]  # (en, zh)
     # Each way the error is known to be worded (the signature, each alternative of each
     # pattern, the title): a paste that holds one of them whole is that error.
     phrasings: list[tuple[float, frozenset[str]]]
-    patterns: list
+    patterns: tuple[str, ...]
     versions: list[tuple[str, str, str]] = field(default_factory=list)
 
 
-def _phrasings(entry: Entry, patterns: list[str]) -> list[tuple[float, frozenset[str]]]:
-    found = [(SIGNATURE, entry.signature)]
+def _phrasings(
+    entry_id: str, title: str, signature: str, patterns: list[str]
+) -> list[tuple[float, frozenset[str]]]:
+    found = [(SIGNATURE, signature)]
     found += [(PATTERN, regex_words(alt)) for pattern in patterns for alt in alternatives(pattern)]
-    found.append((TITLE, f"{entry.title_en} {entry.id.split('/')[1].replace('-', ' ')}"))
-    return [(weight, frozenset(tokens(text))) for weight, text in found if tokens(text)]
+    found.append((TITLE, f"{title} {entry_id.split('/')[1].replace('-', ' ')}"))
+    # Interned: the same words recur across thousands of entries.
+    return [(weight, frozenset(map(sys.intern, tokens(text)))) for weight, text in found if tokens(text)]
 
 
-def _weights(phrasings: list[tuple[float, frozenset[str]]]) -> dict[str, float]:
+def field_weights(phrasings: list[tuple[float, frozenset[str]]]) -> dict[str, float]:
+    """Each word of an entry with the weight of the strongest phrasing that holds it."""
     weights: dict[str, float] = {}
     for weight, words in phrasings:
         for token in words:
@@ -51,14 +55,14 @@ def _weights(phrasings: list[tuple[float, frozenset[str]]]) -> dict[str, float]:
     return weights
 
 
-def _compile(patterns: list[str]) -> list:
-    compiled = []
-    for pattern in patterns:
-        try:
-            compiled.append(re2.compile(pattern))
-        except re2.error:
-            continue  # validated on import; a pattern the engine still refuses is skipped
-    return compiled
+@lru_cache(maxsize=8192)
+def compiled(pattern: str):
+    """A compiled pattern, kept for the patterns in use: a compiled RE2 program takes about
+    9 KB, too much to hold for every entry of a large base."""
+    try:
+        return re2.compile(pattern)
+    except re2.error:
+        return None  # validated on import; a pattern the engine still refuses never matches
 
 
 class LookupIndex:
@@ -87,36 +91,44 @@ class LookupIndex:
             self.watermark = latest
 
     def _load(self, session: Session, after: int) -> None:
-        changed = session.exec(select(Entry).where(Entry.changed > after)).all()
-        ids = [e.id for e in changed]
-        patterns: dict[str, list[str]] = defaultdict(list)
-        versions: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-        for chunk in range(0, len(ids), 500):
-            part = ids[chunk : chunk + 500]
-            for p in session.exec(
-                select(Pattern).where(col(Pattern.entry_id).in_(part)).order_by(Pattern.position)
+        """Read changed entries in chunks, only the columns the index needs."""
+        ids = session.exec(select(Entry.id).where(Entry.changed > after).order_by(Entry.id)).all()
+        for start in range(0, len(ids), _CHUNK):
+            part = ids[start : start + _CHUNK]
+            patterns: dict[str, list[str]] = defaultdict(list)
+            versions: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+            for entry_id, regex in session.exec(
+                select(Pattern.entry_id, Pattern.regex)
+                .where(col(Pattern.entry_id).in_(part))
+                .order_by(Pattern.entry_id, Pattern.position)
             ):
-                patterns[p.entry_id].append(p.regex)
-            for v in session.exec(select(VersionRow).where(col(VersionRow.entry_id).in_(part))):
-                versions[v.entry_id].append((v.component.lower(), v.version, v.status))
-        for entry in changed:
-            phrasings = _phrasings(entry, patterns[entry.id])
-            self._put(
-                IndexedEntry(
-                    id=entry.id,
-                    title=Text(en=entry.title_en, zh=entry.title_zh),
-                    weights=_weights(phrasings),
-                    phrasings=phrasings,
-                    patterns=_compile(patterns[entry.id]),
-                    versions=versions[entry.id],
+                patterns[entry_id].append(regex)
+            for entry_id, component, version, status in session.exec(
+                select(
+                    VersionRow.entry_id, VersionRow.component, VersionRow.version, VersionRow.status
+                ).where(col(VersionRow.entry_id).in_(part))
+            ):
+                versions[entry_id].append((sys.intern(component.lower()), version, sys.intern(status)))
+            for entry_id, title_en, title_zh, signature in session.exec(
+                select(Entry.id, Entry.title_en, Entry.title_zh, Entry.signature).where(
+                    col(Entry.id).in_(part)
                 )
-            )
+            ):
+                self._put(
+                    IndexedEntry(
+                        id=entry_id,
+                        title=(title_en, title_zh),
+                        phrasings=_phrasings(entry_id, title_en, signature, patterns[entry_id]),
+                        patterns=tuple(patterns[entry_id]),
+                        versions=versions[entry_id],
+                    )
+                )
 
     def _put(self, indexed: IndexedEntry) -> None:
         previous = self.entries.get(indexed.id)
         if previous is not None:
-            for token in previous.weights:
+            for token in field_weights(previous.phrasings):
                 self.postings[token].pop(indexed.id, None)
         self.entries[indexed.id] = indexed
-        for token, weight in indexed.weights.items():
+        for token, weight in field_weights(indexed.phrasings).items():
             self.postings[token][indexed.id] = weight
