@@ -1,5 +1,7 @@
 """One entry, three formats: the suffix of the URL picks HTML, JSON or Markdown."""
 
+import hashlib
+
 import orjson
 from fastapi import Request
 from fastapi.responses import Response
@@ -33,7 +35,23 @@ def entry_json(view: EntryView) -> dict:
     return view.model_dump(mode="json", by_alias=True)
 
 
+def _etag(view: EntryView, fmt: str, lang: str) -> str:
+    digest = hashlib.blake2b(view.model_dump_json().encode(), digest_size=12)
+    digest.update(f"{fmt}:{lang}".encode())
+    return f'W/"{digest.hexdigest()}"'
+
+
 def respond_entry(request: Request, view: EntryView, fmt: str, lang: str, **context) -> Response:
+    """The entry in the format the URL asks for; 304 when the client's copy is current."""
+    etag = _etag(view, fmt, lang)
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers={"ETag": etag})
+    response = _render(request, view, fmt, lang, **context)
+    response.headers["ETag"] = etag
+    return response
+
+
+def _render(request: Request, view: EntryView, fmt: str, lang: str, **context) -> Response:
     if fmt == "json":
         return json_response(entry_json(view))
     if fmt == "md":

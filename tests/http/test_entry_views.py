@@ -212,3 +212,13 @@ def test_pages_forbid_scripts(reader):
     assert headers["x-content-type-options"] == "nosniff"
     missing = reader.get("/zh/domains/nope")
     assert missing.status_code == 404 and "领域 nope 中没有条目" in missing.text
+
+
+def test_entry_responses_revalidate_with_etags(shipped_client):
+    first = shipped_client.get(f"/errors/{SEED_ID}.json")
+    etag = first.headers["etag"]
+    assert shipped_client.get(f"/errors/{SEED_ID}.json", headers={"If-None-Match": etag}).status_code == 304
+    assert shipped_client.get(f"/errors/{SEED_ID}.md").headers["etag"] != etag
+    shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json={"outcome": "worked"})
+    changed = shipped_client.get(f"/errors/{SEED_ID}.json", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.json()["evidence_count"] == 2
