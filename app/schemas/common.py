@@ -23,12 +23,22 @@ def _as_text(value):
     return value
 
 
-def check_pattern(pattern: str) -> str:
-    """Patterns are untrusted: they must compile in RE2, which never backtracks."""
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False  # errors are reported to the user, not to stderr
+_RE2_OPTIONS.max_mem = 8 << 20  # a pattern may not build a program larger than this
+
+
+def compile_pattern(pattern: str):
+    """Patterns are untrusted: RE2 never backtracks, so matching time stays linear."""
     try:
-        re2.compile(pattern)
+        return re2.compile(pattern, options=_RE2_OPTIONS)
     except re2.error as exc:
-        raise ValueError(f"not a valid RE2 regular expression: {exc}") from None
+        reason = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        raise ValueError(f"not a valid RE2 regular expression: {reason}") from None
+
+
+def check_pattern(pattern: str) -> str:
+    compile_pattern(pattern)
     return pattern
 
 

@@ -14,11 +14,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import re2
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.models import Entry, Pattern, VersionRow
+from app.schemas.common import compile_pattern
 from app.services.lookup_text import alternatives, regex_words, tokens
 
 SIGNATURE, PATTERN, TITLE = 1.0, 0.9, 0.6
@@ -60,8 +60,8 @@ def compiled(pattern: str):
     """A compiled pattern, kept for the patterns in use: a compiled RE2 program takes about
     9 KB, too much to hold for every entry of a large base."""
     try:
-        return re2.compile(pattern)
-    except re2.error:
+        return compile_pattern(pattern)
+    except ValueError:
         return None  # validated on import; a pattern the engine still refuses never matches
 
 
