@@ -21,6 +21,8 @@ def _cell(value: str | None) -> str:
 def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str:
     _ = translations(lang).gettext
     untranslated = _("(not yet translated; English shown)")
+    # Marks per field only on a partly translated entry; an untranslated one says it once.
+    mark = view.has_chinese()
     # Labels as plain calls: the catalog extractor does not look inside f-strings.
     label = {
         "ID": _("ID"),
@@ -56,14 +58,20 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
     def pick(value: Text | None) -> str:
         if value is None:
             return ""
-        return f"{value.en}\n\n*{untranslated}*" if value.missing(lang) else value.pick(lang)
+        return f"{value.en}\n\n*{untranslated}*" if mark and value.missing(lang) else value.pick(lang)
 
     def line(value: Text | None) -> str:
         if value is None:
             return ""
-        return f"{value.en} *{untranslated}*" if value.missing(lang) else value.pick(lang)
+        return f"{value.en} *{untranslated}*" if mark and value.missing(lang) else value.pick(lang)
 
-    out: list[str] = [f"# {line(view.title)}", "", _fence(view.signature, "text"), ""]
+    out: list[str] = [f"# {line(view.title)}", ""]
+    if lang == "zh" and not mark:
+        out += [
+            f"*{_('This entry has not been translated into Chinese yet: the English text is shown.')}*",
+            "",
+        ]
+    out += [_fence(view.signature, "text"), ""]
     provenance = _("AI-generated, not yet reviewed") if view.ai_generated else _("Written by people")
     if view.review_status == "reviewed":
         provenance += " · " + _("reviewed")

@@ -64,6 +64,7 @@ def _render(request: Request, view: EntryView, fmt: str, lang: str, **context) -
         "entry.html",
         lang,
         entry=view,
+        mark_fields=view.has_chinese(),
         item_titles=titles,
         workaround_ids={w.id for w in view.workarounds},
         reported=bool(request.query_params.get("reported")),

@@ -131,6 +131,12 @@ class EntryView(BaseModel):
     updated_at: datetime
     revision: int
 
+    def has_chinese(self) -> bool:
+        """Whether anyone has translated any of it; an entry with none says so once, not per field."""
+        texts = [self.title, self.summary, self.root_cause]
+        texts += [w.title for w in self.workarounds] + [d.action for d in self.dead_ends]
+        return any(t is not None and t.zh for t in texts)
+
 
 class EntrySummary(BaseModel):
     id: str

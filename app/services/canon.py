@@ -220,10 +220,14 @@ def _versions(env: CanonEnvironment) -> list[VersionDoc]:
         rows.append(VersionDoc(component="python", version=env.python))
     if env.framework:
         rows.append(VersionDoc(component=env.framework, version=""))
-    for origin, extra in (("hardware", env.hardware), ("environment", env.additional)):
+    origins = (
+        (Text(en="hardware", zh="硬件"), env.hardware),
+        (Text(en="environment", zh="环境"), env.additional),
+    )
+    for origin, extra in origins:
         for key, value in (extra or {}).items():
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-            rows.append(VersionDoc(component=key, version=shown[:200], notes=Text(en=origin)))
+            rows.append(VersionDoc(component=key, version=shown[:200], notes=origin))
     return rows
 
 

@@ -222,3 +222,15 @@ def test_entry_responses_revalidate_with_etags(shipped_client):
     shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json={"outcome": "worked"})
     changed = shipped_client.get(f"/errors/{SEED_ID}.json", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.json()["evidence_count"] == 2
+
+
+def test_untranslated_entries_say_it_once_and_partial_ones_per_field(reader):
+    none = soup(reader.get("/zh/errors/demo/zh-missing"))
+    assert none.select_one("#not-translated") is not None and not none.select(".untranslated-mark")
+    partial = soup(reader.get("/zh/errors/demo/cjk-only"))
+    assert partial.select_one("#not-translated") is None
+    marks = partial.select("#dead-ends .untranslated-mark")
+    assert marks and partial.select_one("#dead-ends .untranslated").text.startswith("尚未翻译")
+    assert not soup(reader.get("/errors/demo/zh-missing")).select(".untranslated, #not-translated")
+    markdown = reader.get("/zh/errors/demo/zh-missing.md").text
+    assert markdown.count("尚未翻译") == 1
