@@ -3,9 +3,9 @@
 1. Pick the lines that carry the error (lookup_text.error_lines) and weigh them.
 2. Gather candidates through the rarest words of those lines (bounded work per word, so
    the cost grows far slower than the number of entries).
-3. Score each candidate exactly: how much of the entry's signature the paste covers,
-   how much of the paste the entry explains, and whether one of its patterns matches
-   (RE2: linear time, whatever the pattern or the input).
+3. Score each candidate exactly, by its best phrasing (signature, a pattern's
+   alternative, title): how much of it the paste holds, how much of the paste it
+   explains, and whether a pattern matches (RE2: linear time, whatever the input).
 4. Versions the user ran nudge entries whose compatibility rows cover them.
 5. Keep only what really fits: an empty list beats unrelated padding.
 """
@@ -22,7 +22,7 @@ from app.services.versions import covers
 from app.urls import entry_url
 
 MAX_TEXT = 64 * 1024
-CANDIDATES = 40
+CANDIDATES = 80
 POSTINGS_CAP = 1500  # words in more entries than this only rescore, never gather
 PATTERN_TEXT = 16 * 1024
 MIN_SCORE = 0.3
@@ -59,15 +59,26 @@ def _query_weights(text: str) -> tuple[dict[str, float], str]:
 
 
 def _gather(index: LookupIndex, query: dict[str, float]) -> list[str]:
+    """Candidates through the paste's rarer words; the two rarest common ones help only when
+    the rare ones found too few (a paste of nothing but common words)."""
     scores: dict[str, float] = {}
-    for token, weight in query.items():
-        postings = index.postings.get(token)
-        if not postings or len(postings) > POSTINGS_CAP:
-            continue
-        gain = weight * index.idf(token)
-        for entry_id, doc_weight in postings.items():
+    common: list[tuple[int, str]] = []
+
+    def add(token: str) -> None:
+        gain = query[token] * index.idf(token)
+        for entry_id, doc_weight in index.postings[token].items():
             scores[entry_id] = scores.get(entry_id, 0.0) + gain * doc_weight
-    return heapq.nlargest(CANDIDATES * 2, scores, key=scores.__getitem__)
+
+    for token in query:
+        size = len(index.postings.get(token, ()))
+        if 0 < size <= POSTINGS_CAP:
+            add(token)
+        elif size:
+            common.append((size, token))
+    if len(scores) < CANDIDATES:
+        for _, token in sorted(common)[:2]:
+            add(token)
+    return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
 
 
 def _version_factor(entry: IndexedEntry, versions: dict[str, str]) -> float:
