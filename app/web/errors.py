@@ -69,5 +69,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(OperationalError)
     async def _busy(request: Request, exc: OperationalError):
-        # The database stayed locked past the busy timeout: ask the client to retry.
-        return error_response(request, 503, "The database is busy; try again", {"Retry-After": "1"})
+        if "locked" not in str(exc.orig) and "busy" not in str(exc.orig):
+            raise exc
+        # The database stayed locked past the busy timeout: nothing was written; retry.
+        gettext = translations(lang_of_path(request.url.path)).gettext
+        return error_response(request, 503, gettext("The database is busy; try again"), {"Retry-After": "1"})
