@@ -49,3 +49,25 @@ def test_lookup_with_versions_prefers_rows_that_cover_them(session):
     affected = lookup(session, index, text, versions={"frob": "2.3"})[0].score
     fixed = lookup(session, index, text, versions={"frob": "3.1"})[0].score
     assert fixed < plain < affected
+
+
+def test_hostile_patterns_and_pastes_stay_fast(settings, tmp_path):
+    import time
+
+    from tests.conftest import load
+
+    source = tmp_path / "evil.yaml"
+    source.write_text(
+        "id: demo/evil\ndomain: demo\ncategory: runtime_error\ntitle: {en: aaaa aaaa}\n"
+        "signature: 'aaaa aaaa aaaa'\npatterns: ['(a+)+$', '(x+x+)+y', '(a|aa)+b', '(.*a){20}']\n"
+        "prior: {fix_rate: 0.5, confidence: 0.5}\n"
+    )
+    assert load(settings, source).created == 1
+    engine = make_engine(settings)
+    with read_session(engine) as session:
+        index = LookupIndex()
+        for paste in ("a" * 65_000 + "!", ("aaaa " * 200 + "\n") * 60, "x" * 65_000):
+            start = time.perf_counter()
+            lookup(session, index, paste[: 64 * 1024])
+            assert time.perf_counter() - start < 2.0
+    engine.dispose()
