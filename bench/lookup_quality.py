@@ -2,6 +2,7 @@
 
     python bench/lookup_quality.py                 # the development set
     python bench/lookup_quality.py --set holdout   # cases the method was not tuned on
+    python bench/lookup_quality.py --set holdout2  # a second set, by another author
     python bench/lookup_quality.py --misses        # print every case not ranked first
 
 Loads the deadends.dev corpus (../shared/corpus/deadends-canons) and the shipped data into
@@ -20,6 +21,7 @@ from app.main import create_app
 SETS = {
     "dev": Path(__file__).with_name("lookup_devset.jsonl"),
     "holdout": Path(__file__).with_name("lookup_holdout.jsonl"),
+    "holdout2": Path(__file__).with_name("lookup_holdout2.jsonl"),
 }
 
 

@@ -28,10 +28,11 @@ _REPLACEMENTS = [
     (re.compile(r"\b\d+(?:\.\d+)+(?:[-.]?\w+)?\b"), " "),  # versions, IPs, decimals
     (re.compile(r"\b\d+\b"), " "),  # numbers
 ]
+# A quoted name ('requests', "users", `FLASH'): one word, which varies between occurrences.
+# Quoted phrases are messages (JSON and logfmt logs quote the error itself) and stay words.
 _QUOTED = re.compile(
-    r"'([^'\n]{1,80})'|\"([^\"\n]{1,80})\"|‘([^’\n]{1,80})’|“([^”\n]{1,80})”|`([^`'\n]{1,80})'"
+    r"'([^'\s]{1,80})'|\"([^\"\s]{1,80})\"|‘([^’\s]{1,80})’|“([^”\s]{1,80})”|`([^`'\s]{1,80})'"
 )
-_TOKEN = re.compile(r"[a-z][a-z0-9_]*|[\u3400-\u9fff]+")
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 # What makes a line the one that carries the error, strongest first.
@@ -45,10 +46,14 @@ _ERROR_WORDS = re.compile(
     r"|n't\b|invalid|illegal|timeout|timed out|killed|panic|abort|unsupported|mismatch|conflict|reject"
     r"|overflow|too (?:big|large|long|many)|out of memory|oom|exceed|insufficient|missing|undefined"
     r"|unknown|unexpected|traceback|crash|corrupt|violat|warning|unauthori[sz]ed|forbidden|permission"
+    r"|blocked|insecure|refus"
     r"|错误|失败|拒绝|无法|不存在|没有",
     re.I,
 )
-_FRAME = re.compile(r'^\s*(?:File ".*", line \d+|at [\w$.<>]+\(.*\)|#\d+ )')
+_FRAME = re.compile(r'^\s*(?:File ".*", line \d+|at [\w$.<>]+\(.*\)|#\d+\s+0x[0-9a-fA-F]+ in )')
+# Prefixes that tools put before every line: BuildKit's "#9 0.612", compose's "web-1  | ".
+_LINE_PREFIX = re.compile(r"^(?:#\d+ (?:\d+\.\d+ )?|[\w.-]+-\d+\s+\| )")
+SHORT_PASTE = 5  # lines: in a paste this short every line is part of the error
 
 
 @dataclass(frozen=True)
@@ -73,8 +78,9 @@ def error_lines(text: str) -> list[Line]:
     picked: list[Line] = []
     last_frame = None
     after_error = 0  # a message often goes on for a few lines after its first
+    floor = 0.6 if len(lines) <= SHORT_PASTE else 0.15
     for line in lines:
-        bare = _TIMESTAMP.sub(" ", line)
+        bare = _TIMESTAMP.sub(" ", _LINE_PREFIX.sub("", line))
         if _FRAME.match(bare):
             last_frame = bare
             continue
@@ -85,7 +91,7 @@ def error_lines(text: str) -> list[Line]:
             picked.append(Line(bare, 0.6))
             after_error = 3
         else:
-            picked.append(Line(bare, 0.45 if after_error > 0 else 0.15))
+            picked.append(Line(bare, max(floor, 0.45 if after_error > 0 else 0.15)))
             after_error -= 1
     if last_frame is not None:
         picked.append(Line(last_frame, 0.3))
