@@ -52,7 +52,7 @@ _ERROR_WORDS = re.compile(
 )
 _FRAME = re.compile(r'^\s*(?:File ".*", line \d+|at [\w$.<>]+\(.*\)|#\d+\s+0x[0-9a-fA-F]+ in )')
 # Prefixes that tools put before every line: BuildKit's "#9 0.612", compose's "web-1  | ".
-_LINE_PREFIX = re.compile(r"^(?:#\d+ (?:\d+\.\d+ )?|[\w.-]+-\d+\s+\| )")
+_LINE_PREFIX = re.compile(r"^(?:#\d+ (?:\d+\.\d+ |(?=ERROR|\[))|[\w.-]+-\d+\s+\| )")
 SHORT_PASTE = 5  # lines: in a paste this short every line is part of the error
 
 

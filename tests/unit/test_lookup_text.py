@@ -77,3 +77,18 @@ def test_reading_a_huge_hostile_paste_stays_fast():
     error_lines(paste)
     tokens(paste)
     assert time.perf_counter() - start < 2.0
+
+
+def test_tool_line_prefixes_do_not_hide_the_error():
+    build = "#9 0.612 error: externally-managed-environment\n#9 0.612 \n" + "#9 0.613 note: more\n" * 6
+    assert error_lines(build)[0] == error_lines("error: externally-managed-environment")[0]
+    compose = "web-1  | Traceback (most recent call last):\n" + "web-1  | ok\n" * 6
+    assert error_lines(compose)[0].text.startswith("Traceback")
+    gdb = "#0  0x00007f3a2b1c4e10 in raise () from /lib/libc.so.6\n" + "x\n" * 6
+    assert all("raise" not in line.text or line.weight == 0.3 for line in error_lines(gdb))
+
+
+def test_quoted_phrases_stay_words_and_short_pastes_count_whole():
+    words = tokens('level=error err="exec: \\"pg_dump\\": executable file not found in $PATH"')
+    assert {"executable", "file", "not", "found"} <= set(words)
+    assert {line.weight for line in error_lines("Mixed Content: the page was loaded over HTTPS")} == {0.6}
