@@ -7,7 +7,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from app.db import SessionDep
 from app.render.formats import json_response
 from app.schemas.api import MAX_PASTE_BYTES, LookupIn, LookupOut
-from app.services.catalog import domain_counts, most_reported, recent_entries
+from app.services.catalog import home_lists
 from app.services.lookup import Match, lookup
 from app.web.deps import LangDep
 from app.web.templating import render_page
@@ -52,7 +52,5 @@ def lookup_page(
         lang,
         pasted=text,
         matches=_matches(request, session, text, 10, None),
-        domains=domain_counts(session),
-        recent=recent_entries(session),
-        most_reported=most_reported(session),
+        **home_lists(session),
     )

@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from app.db import SessionDep
-from app.services.catalog import Filters, domain_counts, list_entries, most_reported, recent_entries
+from app.services.catalog import Filters, home_lists, list_entries
 from app.services.errors import DomainNotFound
 from app.services.search import search_entries
 from app.web.deps import LangDep
@@ -21,9 +21,7 @@ def home_page(request: Request, session: SessionDep, lang: LangDep):
         request,
         "home.html",
         lang,
-        domains=domain_counts(session),
-        recent=recent_entries(session),
-        most_reported=most_reported(session),
+        **home_lists(session),
     )
 
 

@@ -85,3 +85,12 @@ def most_reported(session: Session, limit: int = 10) -> list[EntrySummary]:
         .limit(limit)
     ).all()
     return [summary(e) for e in rows]
+
+
+def home_lists(session: Session) -> dict:
+    """What the home page shows beside its paste box, whether or not a paste came with it."""
+    return {
+        "domains": domain_counts(session),
+        "recent": recent_entries(session),
+        "most_reported": most_reported(session),
+    }

@@ -7,12 +7,9 @@ from app.backends import sqlite as sqlite_backend
 from app.models import DeadEnd, Entry, Workaround
 
 
-def next_seq(session: Session) -> int:
-    return (session.exec(select(func.max(Entry.seq))).one() or 0) + 1
-
-
-def next_change(session: Session) -> int:
-    return (session.exec(select(func.max(Entry.changed))).one() or 0) + 1
+def next_value(session: Session, column) -> int:
+    """The next value of a counter column of entry (writers are serialised by BEGIN IMMEDIATE)."""
+    return (session.exec(select(func.max(column))).one() or 0) + 1
 
 
 def _join(*parts: str | None) -> str:

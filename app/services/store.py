@@ -189,7 +189,7 @@ def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResu
         result: SaveResult = "created"
         entry = Entry(
             id=doc.id,
-            seq=search_index.next_seq(session),
+            seq=search_index.next_value(session, Entry.seq),
             **columns,
             fix_rate=doc.prior.fix_rate,
             confidence=doc.prior.confidence,
@@ -214,7 +214,7 @@ def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResu
     else:
         result = "unchanged"
     if result != "unchanged":
-        entry.changed = search_index.next_change(session)
+        entry.changed = search_index.next_value(session, Entry.changed)
         session.add_all(_child_rows(doc))
         session.flush()
         search_index.index_entry(session, entry)

@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from tests.conftest import FIXTURES, SEED_ID
 from tests.server import serving
@@ -23,10 +24,9 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    playwright_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium is not installed at {CHROMIUM}: apt-get install chromium")
-    with playwright_api.sync_playwright() as playwright:
+    with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
             args=[
