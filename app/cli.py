@@ -121,3 +121,32 @@ def backup(file: Path) -> None:
     engine = make_engine(settings)
     sqlite_backend.backup(engine, file)
     click.echo(f"backup written to {file}")
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--run/--no-run", "run_scripts", default=True, help="Run the reproduction scripts.")
+@click.option("--jobs", default=2, show_default=True, type=click.IntRange(1, 16))
+def verify(paths: tuple[Path, ...], run_scripts: bool, jobs: int) -> None:
+    """Check shipped entries (default: all of the data folder) and run their reproductions."""
+    from app.services.verification.shipped import verify as verify_entries
+
+    settings = _settings()
+    if settings.data_dir is None or not settings.data_dir.is_dir():
+        raise click.UsageError("ERRATA_DATA_DIR names no folder of entries")
+    results = verify_entries(
+        settings.data_dir,
+        paths,
+        run_scripts=run_scripts,
+        jobs=jobs,
+        progress=lambda runs: tqdm(runs, desc="reproduce", unit="script", disable=None, leave=False),
+    )
+    for result in results:
+        how = "+".join(sorted(result.methods)) or "unverified"
+        ran = f", ran in {result.seconds:.1f} s" if result.seconds else ""
+        click.echo(f"{'ok  ' if result.ok else 'FAIL'} {result.id} ({how}{ran})")
+        for problem in result.problems:
+            click.echo("       " + problem.replace("\n", "\n         "))
+    failed = sum(not r.ok for r in results)
+    click.echo(f"{len(results)} entries: {len(results) - failed} ok, {failed} with problems")
+    sys.exit(1 if failed else 0)

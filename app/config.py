@@ -27,5 +27,8 @@ class Settings(BaseSettings):
     warm_lookup_index: bool = True
     # Mixed into the hash that identifies a submitting client, so stored hashes reveal no address.
     client_salt: str = "errata"
+    # The address readers reach the site at (https://errata.example), for canonical links;
+    # unset, each request's own origin is used.
+    public_url: str | None = None
     # Trust X-Forwarded-For from a reverse proxy when identifying clients.
     trust_forwarded_for: bool = False

@@ -4,17 +4,17 @@ Content (root causes, workarounds...) is not translated here: it lives in the `z
 fields of entries. This module only carries the words of the interface.
 """
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from functools import cache
 from io import BytesIO
 from pathlib import Path
 
 from babel import Locale
-from babel.dates import format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations, Translations
+from markupsafe import Markup
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT_LANG = "en"
@@ -62,11 +62,20 @@ def number(value: float, lang: str) -> str:
 
 
 def day(value: date | datetime | None, lang: str) -> str:
+    """Dates read the same everywhere (ISO 8601); a moment's date is its date in UTC."""
     if value is None:
         return "—"
     if isinstance(value, datetime):
-        return format_datetime(value, "medium", locale=locale(lang))
+        value = value.astimezone(UTC).date() if value.tzinfo else value.date()
     return value.isoformat()
+
+
+def moment(value: datetime | None, lang: str) -> str:
+    """A time of day always says its zone: UTC, as stored."""
+    if value is None:
+        return translations(lang).gettext("date unknown")
+    utc = value.astimezone(UTC) if value.tzinfo else value
+    return f"{utc:%Y-%m-%d %H:%M} UTC"
 
 
 def status_label(status: str, lang: str) -> str:
@@ -84,3 +93,95 @@ def outcome_label(outcome: str, lang: str) -> str:
     gettext = translations(lang).gettext
     labels = {"worked": gettext("worked"), "failed": gettext("failed"), "partial": gettext("partial")}
     return labels.get(outcome, outcome)
+
+
+def rate_basis(reports: int, lang: str) -> str:
+    """What a rate rests on: the curated estimate alone, or that plus readers' reports."""
+    t = translations(lang)
+    if reports == 0:
+        return t.gettext("estimate, no reports yet")
+    return t.ngettext("from %(n)d report", "from %(n)d reports", reports) % {"n": reports}
+
+
+def verification_label(record, lang: str) -> str:
+    """How one wording was checked (a VerificationDoc), as a sentence; the command or link goes beside it."""
+    gettext = translations(lang).gettext
+    values = {
+        "tool": record.tool,
+        "version": record.version,
+        "date": day(record.checked, lang),
+        "file": record.file,
+    }
+    if record.method == "reproduced":
+        return gettext("Message reproduced with %(tool)s %(version)s on %(date)s") % values
+    if record.file:
+        return gettext("Message text from %(file)s at %(tool)s %(version)s, read on %(date)s") % values
+    return gettext("Message text from the %(tool)s %(version)s source, read on %(date)s") % values
+
+
+def _category_labels(gettext) -> dict[str, str]:
+    # The vocabulary of shipped entries (tests hold them to it); imports may bring others.
+    return {
+        "auth_error": gettext("authentication"),
+        "build_error": gettext("build"),
+        "compatibility_error": gettext("compatibility"),
+        "concurrency_error": gettext("concurrency"),
+        "configuration_error": gettext("configuration"),
+        "connection_error": gettext("connection"),
+        "constraint_error": gettext("constraint violation"),
+        "dependency_conflict": gettext("dependency conflict"),
+        "device_error": gettext("device"),
+        "distributed_error": gettext("distributed computing"),
+        "driver_error": gettext("driver"),
+        "encoding_error": gettext("encoding"),
+        "environment_error": gettext("environment"),
+        "file_system_error": gettext("file system"),
+        "import_error": gettext("import"),
+        "installation_error": gettext("installation"),
+        "invalid_request": gettext("invalid request"),
+        "module_system_error": gettext("module system"),
+        "network_error": gettext("network"),
+        "permission_error": gettext("permission"),
+        "query_error": gettext("query"),
+        "rate_limit": gettext("rate limit"),
+        "resource_error": gettext("resources (memory, disk)"),
+        "runtime_error": gettext("runtime"),
+        "serialization_error": gettext("serialization"),
+        "shape_error": gettext("tensor shape"),
+        "shared_library_error": gettext("shared library"),
+        "shell_error": gettext("shell"),
+        "syntax_error": gettext("syntax"),
+        "tls_error": gettext("TLS and certificates"),
+        "type_error": gettext("type"),
+        "usage_error": gettext("usage"),
+        "vcs_error": gettext("version control"),
+    }
+
+
+CATEGORIES = frozenset(_category_labels(str))
+
+
+def _scope_labels(gettext) -> dict[str, str]:
+    return {
+        "generic": gettext("any platform"),
+        "linux": "Linux",
+        "windows": "Windows",
+        "macos": "macOS",
+        "container": gettext("containers"),
+    }
+
+
+def _label(labels: dict[str, str], value: str, lang: str) -> Markup | str:
+    if value in labels:
+        return labels[value]
+    # An imported value with no label: shown as is, marked as English inside a Chinese page.
+    text = value.replace("_", " ")
+    return Markup('<span lang="en">%s</span>') % text if lang != DEFAULT_LANG else text
+
+
+def category_label(value: str, lang: str) -> Markup | str:
+    return _label(_category_labels(translations(lang).gettext), value, lang)
+
+
+def scope_label(value: str, lang: str) -> Markup | str:
+    return _label(_scope_labels(translations(lang).gettext), value, lang)

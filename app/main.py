@@ -4,11 +4,22 @@ import threading
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
-from app.config import PROJECT_ROOT, Settings
+from app.config import Settings
 from app.db import make_engine, read_session
-from app.routers import api, entries, evidence, feeds, health, lookup, moderation, pages
+from app.routers import (
+    api,
+    assets,
+    crawlers,
+    docs,
+    entries,
+    evidence,
+    feeds,
+    health,
+    lookup,
+    moderation,
+    pages,
+)
 from app.services.lookup_index import LookupIndex
 from app.web import errors
 from app.web.limits import BodyLimitMiddleware
@@ -34,11 +45,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="A bilingual knowledge base of software errors",
         version="1.0",
         lifespan=lifespan,
+        docs_url=None,  # served from local files by app.routers.docs
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings)
     app.state.lookup_index = LookupIndex()
-    app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
+    app.include_router(assets.router)
+    app.include_router(crawlers.router)
+    docs.install(app)
     app.include_router(api.router)
     app.include_router(evidence.api_router)
     app.include_router(lookup.api_router)

@@ -24,6 +24,10 @@ class Entry(SQLModel, table=True):
     summary_en: str | None = Field(default=None, sa_column=Column(Text))
     summary_zh: str | None = Field(default=None, sa_column=Column(Text))
     signature: str = Field(sa_column=Column(Text, nullable=False))
+    # Small lists read only with the entry (never queried): JSON, in the shapes of
+    # VariantDoc and VerificationDoc.
+    variants: list[dict] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    verification: list[dict] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     ai_generated: bool = False
     review_status: str = "unreviewed"
     resolvable: str | None = None
@@ -163,7 +167,7 @@ class Evidence(SQLModel, table=True):
     outcome: str = Field(max_length=10)  # worked | failed | partial
     note: str | None = Field(default=None, sa_column=Column(Text))
     source_url: str | None = Field(default=None, max_length=2000)
-    submitted_at: datetime = Field(index=True)
+    submitted_at: datetime | None = Field(default=None, index=True)  # None: counted by a source, date unknown
     status: str = Field(default="accepted", max_length=10)  # accepted | rejected
     # Salted hash of the submitting client, for moderation; never exported.
     client: str | None = Field(default=None, max_length=64)
@@ -199,3 +203,13 @@ class ModerationAction(SQLModel, table=True):
     action: str = Field(max_length=20)  # reject | restore
     reason: str | None = Field(default=None, sa_column=Column(Text))
     at: datetime
+
+
+class Paste(SQLModel, table=True):
+    """A paste too long for a URL, kept so its results page has a short permalink."""
+
+    __tablename__ = "paste"
+
+    id: str = Field(primary_key=True, max_length=32)  # digest of the text: one row per text
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime

@@ -2,7 +2,7 @@
 
 import re
 
-from app.i18n import day, percent, status_label, translations
+from app.i18n import day, percent, rate_basis, status_label, translations, verification_label
 from app.schemas.common import Text
 from app.schemas.views import EntryView
 from app.urls import entry_url
@@ -71,7 +71,29 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
             f"*{_('This entry has not been translated into Chinese yet: the English text is shown.')}*",
             "",
         ]
+
+    def checks(wording: str) -> list[str]:
+        found = []
+        for r in view.verification:
+            if r.text == wording:
+                how = f": `{r.command}`" if r.command else ""
+                link = f" <{r.url}>" if r.url else ""
+                found.append(f"- ✓ {verification_label(r, lang)}{how}{link}")
+        return found + ([""] if found else [])
+
     out += [_fence(view.signature, "text"), ""]
+    out += checks(view.signature)
+    if view.variants:
+        out += [f"**{_('Other wordings of this error (%(n)s)') % {'n': len(view.variants)}}**", ""]
+        for v in view.variants:
+            where = " · ".join(
+                part
+                for part in (v.versions, _("locale %(locale)s") % {"locale": v.locale} if v.locale else None)
+                if part
+            )
+            out += [_fence(v.text, "text"), ""]
+            out += [f"*{where}*{' — ' + line(v.note) if v.note else ''}", ""] if where or v.note else []
+            out += checks(v.text)
     provenance = _("AI-generated, not yet reviewed") if view.ai_generated else _("Written by people")
     if view.review_status == "reviewed":
         provenance += " · " + _("reviewed")
@@ -79,7 +101,8 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         f"- **{label['ID']}:** `{view.id}`",
         f"- **{label['Domain']}:** {view.domain} · **{label['Category']}:** {view.category} · "
         f"**{label['Scope']}:** {view.scope}",
-        f"- **{label['Fix rate']}:** {percent(view.fix_rate, lang)} · "
+        f"- **{label['Fix rate']}:** {percent(view.fix_rate, lang)} "
+        f"({rate_basis(view.evidence_count, lang)}) · "
         f"**{label['Confidence']}:** {percent(view.confidence, lang)} · "
         f"**{label['Evidence']}:** {view.evidence_count}",
         f"- **{label['First seen']}:** {day(view.first_seen, lang)} · "
@@ -108,6 +131,7 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         out += [f"## {label['Workarounds']}", ""]
         for n, w in enumerate(view.workarounds, 1):
             rate = _("%(rate)s success") % {"rate": percent(w.success_rate, lang)}
+            rate += ", " + rate_basis(w.reports.total, lang)
             out += [f"### {n}. {line(w.title)} ({rate})", ""]
             if w.steps:
                 out += [pick(w.steps), ""]
@@ -119,7 +143,8 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
     if view.dead_ends:
         out += [f"## {label['Dead ends']}", "", _("Common approaches that don't work:"), ""]
         for n, d in enumerate(view.dead_ends, 1):
-            rate = _("%(rate)s fail") % {"rate": percent(d.fail_rate, lang)}
+            verdict = _("%(rate)s fail") if d.verdict == "dead_end" else _("%(rate)s fail: unreliable")
+            rate = verdict % {"rate": percent(d.fail_rate, lang)} + ", " + rate_basis(d.reports.total, lang)
             out += [f"### {n}. {line(d.action)} ({rate})", "", pick(d.why_fails), ""]
             if d.condition:
                 out += [f"**{label['When']}:** {line(d.condition)}", ""]

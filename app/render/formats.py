@@ -5,10 +5,11 @@ import hashlib
 import orjson
 from fastapi import Request
 from fastapi.responses import Response
+from markupsafe import Markup
 
 from app.render.export_md import render_entry_markdown
 from app.schemas.views import EntryView
-from app.web.templating import render_page
+from app.web.templating import public_base, render_page
 
 SUFFIXES = {".json": "json", ".md": "md"}
 MARKDOWN = "text/markdown; charset=utf-8"
@@ -51,6 +52,37 @@ def respond_entry(request: Request, view: EntryView, fmt: str, lang: str, **cont
     return response
 
 
+def json_ld(view: EntryView, lang: str, base: str) -> Markup:
+    """schema.org TechArticle for search engines: the error, its dates, the workarounds as steps.
+    Embedded in a <script> data block, so `<`, `>` and `&` are escaped inside the JSON."""
+    data = {
+        "@context": "https://schema.org",
+        "@type": "TechArticle",
+        "headline": view.title.pick(lang),
+        "description": view.summary.pick(lang) if view.summary else view.signature,
+        "inLanguage": "zh-Hans" if lang == "zh" else "en",
+        "url": base + (view.links.html_zh if lang == "zh" else view.links.html),
+        "datePublished": view.created_at.isoformat(),
+        "dateModified": view.updated_at.isoformat(),
+        "about": {"@type": "Thing", "name": view.signature},
+        "mainEntity": {
+            "@type": "HowTo",
+            "name": view.title.pick(lang),
+            "step": [
+                {
+                    "@type": "HowToStep",
+                    "position": n,
+                    "name": w.title.pick(lang),
+                    "text": w.steps.pick(lang) if w.steps else w.title.pick(lang),
+                }
+                for n, w in enumerate(view.ranked_workarounds(), 1)
+            ],
+        },
+    }
+    text = orjson.dumps(data).decode()
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
 def _render(request: Request, view: EntryView, fmt: str, lang: str, **context) -> Response:
     if fmt == "json":
         return json_response(entry_json(view))
@@ -68,6 +100,7 @@ def _render(request: Request, view: EntryView, fmt: str, lang: str, **context) -
         item_titles=titles,
         workaround_ids={w.id for w in view.workarounds},
         reported=bool(request.query_params.get("reported")),
+        json_ld=json_ld(view, lang, public_base(request)),
         **context,
     )
     response.headers["Link"] = (

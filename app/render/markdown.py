@@ -5,6 +5,7 @@ HTML that Markdown produces is cleaned with nh3 (the Ammonia sanitiser): no scri
 event handlers, no style, links forced to rel="nofollow noopener".
 """
 
+import re
 from functools import lru_cache
 
 import markdown as md
@@ -55,3 +56,25 @@ def render_markdown(text: str | None) -> Markup:
             link_rel="nofollow noopener noreferrer",
         )
     )
+
+
+@lru_cache(maxsize=4096)
+def render_inline(text: str | None) -> Markup:
+    """One line of Markdown (a title, an action): `code` and emphasis, without the paragraph."""
+    html = render_markdown(text)
+    if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
+        return Markup(html[3:-4])
+    return html
+
+
+_FENCE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n(.*?)\n\1\s*$", re.M | re.S)
+COMMAND_LINES = 12
+
+
+def first_code_block(text: str | None) -> str | None:
+    """The first fenced code block of a Markdown text: a workaround's first command."""
+    found = _FENCE.search(text or "")
+    if found is None:
+        return None
+    lines = found.group(2).strip("\n").splitlines()
+    return "\n".join(lines[:COMMAND_LINES]) + ("\n…" if len(lines) > COMMAND_LINES else "")

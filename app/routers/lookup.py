@@ -1,19 +1,28 @@
-"""Paste an error, get the entry: POST /api/v1/lookup, and the home page's paste box."""
+"""Paste an error, get the entry: POST /api/v1/lookup, and the paste box's results page.
+
+The results page is a GET (`/lookup?q=PASTE`, or `/lookup?p=ID` for a paste too long for a
+URL), so it can be shared, bookmarked and switched to the other language. The paste box
+posts to `/lookup`, which answers with a redirect to that page.
+"""
 
 from typing import Annotated
+from urllib.parse import quote
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi.responses import RedirectResponse
 
-from app.db import SessionDep
+from app.db import SessionDep, write_session
 from app.render.formats import json_response
 from app.schemas.api import MAX_PASTE_BYTES, LookupIn, LookupOut
-from app.services.catalog import home_lists
+from app.services import pastes
+from app.services.entries import get_entry
 from app.services.lookup import Match, lookup
 from app.web.deps import LangDep
 from app.web.templating import render_page
 
 api_router = APIRouter(prefix="/api/v1", tags=["lookup"])
 page_router = APIRouter()
+PAGE_MATCHES = 5
 
 
 def _matches(request: Request, session, text: str, limit: int, versions) -> list[Match]:
@@ -39,18 +48,36 @@ def lookup_error(body: LookupIn, request: Request, session: SessionDep):
     )
 
 
+def _results_url(request: Request, text: str) -> str:
+    base = request.url.path  # /lookup or /zh/lookup
+    if pastes.fits_in_url(text):
+        return f"{base}?q={quote(text, safe='')}"
+    with write_session(request.app.state.engine) as session:
+        key = pastes.keep(session, text)
+    return f"{base}?p={key}"
+
+
 @page_router.post("/lookup", include_in_schema=False)
+def lookup_form(request: Request, text: Annotated[str, Form(max_length=MAX_PASTE_BYTES)]):
+    """The paste box: on to the shareable results page."""
+    return RedirectResponse(_results_url(request, text), status_code=303)
+
+
+@page_router.get("/lookup", include_in_schema=False)
 def lookup_page(
     request: Request,
     session: SessionDep,
     lang: LangDep,
-    text: Annotated[str, Form(max_length=MAX_PASTE_BYTES)],
+    q: Annotated[str, Query(max_length=MAX_PASTE_BYTES)] = "",
+    p: Annotated[str, Query(max_length=32)] = "",
 ):
+    text = pastes.read(session, p) if p else q
+    matches = _matches(request, session, text, PAGE_MATCHES, None) if text.strip() else []
     return render_page(
         request,
-        "home.html",
+        "lookup.html",
         lang,
         pasted=text,
-        matches=_matches(request, session, text, 10, None),
-        **home_lists(session),
+        results=[(m, get_entry(session, m.id)) for m in matches],
+        first_line=next((line.strip() for line in text.splitlines() if line.strip()), "")[:200],
     )

@@ -15,6 +15,7 @@ ReviewStatus = Literal["unreviewed", "reviewed"]
 Resolvable = Literal["true", "partial", "false"]
 RelationKind = Literal["leads_to", "preceded_by", "confused_with"]
 RELATION_KINDS: tuple[RelationKind, ...] = ("leads_to", "preceded_by", "confused_with")
+VerificationMethod = Literal["reproduced", "sourced"]
 Url = str
 
 
@@ -64,6 +65,38 @@ class DeadEndDoc(Strict):
     _sources = field_validator("sources")(lambda v: [_check_url(u) for u in v])
 
 
+class VariantDoc(Strict):
+    """Another wording of the same error: an older or newer release, another client, a locale."""
+
+    text: Str = Field(min_length=1)
+    versions: Str | None = Field(default=None, max_length=200)
+    locale: Str | None = Field(default=None, max_length=40)
+    note: Text | None = None
+
+
+class VerificationDoc(Strict):
+    """How one wording was checked: printed by the real tool, or read from its source."""
+
+    text: Str = Field(min_length=1, description="The signature or a variant's text, verbatim")
+    method: VerificationMethod
+    tool: Str = Field(min_length=1, max_length=100)
+    version: Str = Field(min_length=1, max_length=100)
+    checked: date
+    command: Str | None = Field(default=None, description="reproduced: the command that printed it")
+    url: Url | None = Field(default=None, description="sourced: the line that prints it, at `version`")
+    file: Str | None = Field(default=None, max_length=300, description="sourced: that file's path")
+
+    _url = field_validator("url")(_check_url)
+
+    @model_validator(mode="after")
+    def _says_how(self) -> "VerificationDoc":
+        if self.method == "reproduced" and not self.command:
+            raise ValueError("a reproduced wording needs the command that printed it")
+        if self.method == "sourced" and not self.url:
+            raise ValueError("a sourced wording needs the url of the line that prints it")
+        return self
+
+
 class RelatedRef(Strict):
     id: EntryId
     note: Text | None = None
@@ -96,7 +129,8 @@ class EvidenceDoc(Strict):
     versions: dict[Str, Str] = {}
     note: Str | None = None
     source_url: Url | None = None
-    submitted_at: AwareDatetime
+    # None for a report counted by a source whose date (like its other details) is unknown.
+    submitted_at: AwareDatetime | None = None
     status: Literal["accepted", "rejected"] = "accepted"
 
     _source_url = field_validator("source_url")(_check_url)
@@ -109,7 +143,9 @@ class EntryDoc(Strict):
     title: Text
     summary: Text | None = None
     signature: Str = Field(min_length=1)
+    variants: list[VariantDoc] = []
     patterns: list[RegexPattern] = []
+    verification: list[VerificationDoc] = []
     ai_generated: bool = False
     review_status: ReviewStatus = "unreviewed"
     resolvable: Resolvable | None = None
@@ -137,10 +173,18 @@ class EntryDoc(Strict):
         duplicates = sorted({k for k in keys if keys.count(k) > 1})
         if duplicates:
             raise ValueError(f"workaround/dead-end ids are not unique: {', '.join(duplicates)}")
+        wordings = self.wordings()
+        for check in self.verification:
+            if check.text not in wordings:
+                raise ValueError(f"verification of neither the signature nor a variant: {check.text!r}")
         for report in self.evidence:
             if report.item is not None and report.item not in keys:
                 raise ValueError(f"evidence {report.uid} names an unknown item {report.item!r}")
         return self
+
+    def wordings(self) -> list[str]:
+        """The signature and each variant's text: everything a verification may vouch for."""
+        return [self.signature, *(v.text for v in self.variants)]
 
     def content(self) -> dict:
         """The curated content: everything but evidence and bookkeeping."""

@@ -1,6 +1,7 @@
 """The public JSON shapes. One `EntryView` feeds the HTML, JSON and Markdown views in both languages."""
 
 from datetime import date, datetime
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -11,16 +12,25 @@ from app.schemas.document import (
     ProvenanceDoc,
     Resolvable,
     ReviewStatus,
+    VariantDoc,
+    VerificationDoc,
     VersionDoc,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 1  # fields are only added (variants, verification, bases, verdicts): no bump
+# A rate with no reports behind it is the curated estimate, and says so.
+Basis = Literal["estimate", "reports"]
+DEAD_END_THRESHOLD = 0.5  # an approach that fails less often than this is unreliable, not a dead end
 
 
 class ReportCounts(BaseModel):
     worked: int = 0
     failed: int = 0
     partial: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.worked + self.failed + self.partial
 
 
 class WorkaroundView(BaseModel):
@@ -30,6 +40,7 @@ class WorkaroundView(BaseModel):
     success_rate: float = Field(description="Posterior success rate, 0..1")
     prior_success_rate: float = Field(description="Curated prior, 0..1")
     reports: ReportCounts
+    basis: Basis = Field(description="`estimate`: the curated prior alone, no reports yet")
     condition: Text | None
     tradeoff: Text | None
     sources: list[str]
@@ -42,6 +53,10 @@ class DeadEndView(BaseModel):
     fail_rate: float = Field(description="Posterior rate at which this fails, 0..1")
     prior_fail_rate: float
     reports: ReportCounts
+    basis: Basis
+    verdict: Literal["dead_end", "unreliable"] = Field(
+        description="`dead_end` when it fails at least half the time, else `unreliable`"
+    )
     condition: Text | None
     misconception: Text | None
     sources: list[str]
@@ -74,7 +89,7 @@ class EvidenceView(BaseModel):
     versions: dict[str, str]
     note: str | None
     source_url: str | None
-    submitted_at: datetime
+    submitted_at: datetime | None = Field(description="Null for a report a source counted without a date")
     status: str
 
 
@@ -106,7 +121,11 @@ class EntryView(BaseModel):
     title: Text
     summary: Text | None
     signature: str
+    variants: list[VariantDoc] = Field(description="Other wordings of the same error")
     patterns: list[str]
+    verification: list[VerificationDoc] = Field(
+        description="How the signature and each variant were checked: reproduced or sourced"
+    )
     ai_generated: bool
     review_status: ReviewStatus
     resolvable: Resolvable | None
@@ -114,6 +133,7 @@ class EntryView(BaseModel):
     fix_rate: float
     confidence: float
     evidence_count: int
+    fix_rate_basis: Basis = Field(description="`estimate` while the entry has no accepted report")
     first_seen: date | None
     last_confirmed: date | None
     prior: PriorView
@@ -131,6 +151,15 @@ class EntryView(BaseModel):
     updated_at: datetime
     revision: int
 
+    def ranked_workarounds(self) -> list[WorkaroundView]:
+        """Best measured success first; the curated order breaks ties."""
+        return sorted(self.workarounds, key=lambda w: -w.success_rate)
+
+    def dead_end_to_avoid(self) -> DeadEndView | None:
+        """The dead end people try most: the most reports, then the curated order."""
+        dead_ends = [d for d in self.dead_ends if d.verdict == "dead_end"]
+        return max(dead_ends, key=lambda d: d.reports.total, default=None)
+
     def has_chinese(self) -> bool:
         """Whether anyone has translated any of it; an entry with none says so once, not per field."""
         texts = [self.title, self.summary, self.root_cause]
@@ -147,6 +176,7 @@ class EntrySummary(BaseModel):
     fix_rate: float
     confidence: float
     evidence_count: int
+    fix_rate_basis: Basis = Field(description="`estimate` while the entry has no accepted report")
     ai_generated: bool
     updated_at: datetime
     url: str

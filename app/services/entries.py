@@ -17,8 +17,16 @@ from app.models import (
     Workaround,
 )
 from app.schemas.common import Text
-from app.schemas.document import RELATION_KINDS, DocLinkDoc, ProvenanceDoc, VersionDoc
+from app.schemas.document import (
+    RELATION_KINDS,
+    DocLinkDoc,
+    ProvenanceDoc,
+    VariantDoc,
+    VerificationDoc,
+    VersionDoc,
+)
 from app.schemas.views import (
+    DEAD_END_THRESHOLD,
     DeadEndView,
     EntryLinks,
     EntrySummary,
@@ -36,6 +44,10 @@ from app.services.errors import EntryNotFound
 from app.urls import entry_url
 
 RECENT_EVIDENCE = 10
+
+
+def basis(reports: int) -> str:
+    return "reports" if reports else "estimate"
 
 
 def text(en: str | None, zh: str | None) -> Text | None:
@@ -160,7 +172,9 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
         title=Text(en=entry.title_en, zh=entry.title_zh),
         summary=text(entry.summary_en, entry.summary_zh),
         signature=entry.signature,
+        variants=[VariantDoc.model_validate(v) for v in entry.variants],
         patterns=[p.regex for p in _ordered(session, Pattern, entry_id)],
+        verification=[VerificationDoc.model_validate(v) for v in entry.verification],
         ai_generated=entry.ai_generated,
         review_status=entry.review_status,
         resolvable=entry.resolvable,
@@ -168,6 +182,7 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
         fix_rate=entry.fix_rate,
         confidence=entry.confidence,
         evidence_count=entry.evidence_count,
+        fix_rate_basis=basis(entry.evidence_count),
         first_seen=entry.first_seen,
         last_confirmed=entry.last_confirmed,
         prior=PriorView(
@@ -196,6 +211,7 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
                 success_rate=w.rate,
                 prior_success_rate=w.prior_rate,
                 reports=ReportCounts(worked=w.worked, failed=w.failed, partial=w.partial),
+                basis=basis(w.worked + w.failed + w.partial),
                 condition=text(w.condition_en, w.condition_zh),
                 tradeoff=text(w.tradeoff_en, w.tradeoff_zh),
                 sources=w.sources,
@@ -210,6 +226,8 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
                 fail_rate=d.rate,
                 prior_fail_rate=d.prior_rate,
                 reports=ReportCounts(worked=d.worked, failed=d.failed, partial=d.partial),
+                basis=basis(d.worked + d.failed + d.partial),
+                verdict="dead_end" if d.rate >= DEAD_END_THRESHOLD else "unreliable",
                 condition=text(d.condition_en, d.condition_zh),
                 misconception=text(d.misconception_en, d.misconception_zh),
                 sources=d.sources,
@@ -239,6 +257,7 @@ def summary(entry: Entry) -> EntrySummary:
         fix_rate=entry.fix_rate,
         confidence=entry.confidence,
         evidence_count=entry.evidence_count,
+        fix_rate_basis=basis(entry.evidence_count),
         ai_generated=entry.ai_generated,
         updated_at=entry.updated_at,
         url=entry_url(entry.id),

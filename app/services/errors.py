@@ -73,3 +73,12 @@ class RateLimited(DomainError):
 
     def headers(self) -> dict[str, str]:
         return {"Retry-After": str(self.retry_after)}
+
+
+class PageNotFound(DomainError, LookupError):
+    """A path that names nothing errata serves (a static file, a paste permalink)."""
+
+    status = 404
+
+    def message(self, gettext: Gettext) -> str:
+        return gettext("Nothing here: %(what)s") % {"what": self.args[0]}

@@ -1,6 +1,6 @@
 """An in-memory index of what each entry's error looks like, for ranking pasted text.
 
-Each entry contributes the words of its normalised signature, the literal words of its
+Each entry contributes the words of its normalised signature and variants, the literal words of its
 patterns, its title and its slug, each with a field weight. Every process keeps its own
 index and brings it up to date from the database before a lookup: entries whose
 `changed` counter is past the index's watermark are (re)indexed, so imports and edits
@@ -37,9 +37,9 @@ class IndexedEntry:
 
 
 def _phrasings(
-    entry_id: str, title: str, signature: str, patterns: list[str]
+    entry_id: str, title: str, wordings: list[str], patterns: list[str]
 ) -> list[tuple[float, frozenset[str]]]:
-    found = [(SIGNATURE, signature)]
+    found = [(SIGNATURE, wording) for wording in wordings]
     found += [(PATTERN, regex_words(alt)) for pattern in patterns for alt in alternatives(pattern)]
     found.append((TITLE, f"{title} {entry_id.split('/')[1].replace('-', ' ')}"))
     # Interned: the same words recur across thousands of entries.
@@ -109,16 +109,17 @@ class LookupIndex:
                 ).where(col(VersionRow.entry_id).in_(part))
             ):
                 versions[entry_id].append((sys.intern(component.lower()), version, sys.intern(status)))
-            for entry_id, title_en, title_zh, signature in session.exec(
-                select(Entry.id, Entry.title_en, Entry.title_zh, Entry.signature).where(
+            for entry_id, title_en, title_zh, signature, variants in session.exec(
+                select(Entry.id, Entry.title_en, Entry.title_zh, Entry.signature, Entry.variants).where(
                     col(Entry.id).in_(part)
                 )
             ):
+                wordings = [signature, *(v["text"] for v in variants)]
                 self._put(
                     IndexedEntry(
                         id=entry_id,
                         title=(title_en, title_zh),
-                        phrasings=_phrasings(entry_id, title_en, signature, patterns[entry_id]),
+                        phrasings=_phrasings(entry_id, title_en, wordings, patterns[entry_id]),
                         patterns=tuple(patterns[entry_id]),
                         versions=versions[entry_id],
                     )

@@ -25,6 +25,7 @@ class SearchHit:
     snippet: Markup
     score: float
     fix_rate: float
+    evidence_count: int
     url: str
 
 
@@ -79,6 +80,7 @@ def search_entries(
             snippet=highlight(snippet),
             score=round(-score, 4),
             fix_rate=e.fix_rate,
+            evidence_count=e.evidence_count,
             url=entry_url(e.id),
         )
         for seq, score, snippet in rows

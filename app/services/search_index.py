@@ -35,7 +35,7 @@ def index_entry(session: Session, entry: Entry) -> None:
         session.connection(),
         entry.seq,
         title=_join(entry.title_en, entry.title_zh, entry.id, entry.category),
-        signature=entry.signature,
+        signature=_join(entry.signature, *(v["text"] for v in entry.variants)),
         body=body,
     )
 

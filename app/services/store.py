@@ -49,6 +49,8 @@ def _entry_columns(doc: EntryDoc) -> dict:
         "summary_en": summary.en,
         "summary_zh": summary.zh,
         "signature": doc.signature,
+        "variants": [v.model_dump(mode="json") for v in doc.variants],
+        "verification": [v.model_dump(mode="json") for v in doc.verification],
         "ai_generated": doc.ai_generated,
         "review_status": doc.review_status,
         "resolvable": doc.resolvable,

@@ -8,13 +8,15 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from app import i18n
 from app.config import PROJECT_ROOT
-from app.render.markdown import render_markdown
+from app.render.markdown import first_code_block, render_inline, render_markdown
 from app.urls import domain_url, entry_url
+from app.web.assets import static_url
 
-# Pages run no script at all; the policy makes injected markup inert should any slip through.
+# Pages run only errata's own script file (copy buttons); the policy makes injected markup
+# inert should any slip through: no inline script, no other origin.
 PAGE_HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self' data:; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
@@ -35,12 +37,19 @@ def environment(lang: str) -> Environment:
     env.install_gettext_translations(i18n.translations(lang), newstyle=True)
     env.filters.update(
         markdown=render_markdown,
+        first_code=first_code_block,
+        category=lambda v: i18n.category_label(v, lang),
+        scope=lambda v: i18n.scope_label(v, lang),
         percent=lambda v: i18n.percent(v, lang),
         number=lambda v: i18n.number(v, lang),
         day=lambda v: i18n.day(v, lang),
+        moment=lambda v: i18n.moment(v, lang),
         status=lambda v: i18n.status_label(v, lang),
         outcome=lambda v: i18n.outcome_label(v, lang),
+        basis=lambda reports: i18n.rate_basis(reports, lang),
+        verified=lambda record: i18n.verification_label(record, lang),
         pick=lambda text: text.pick(lang) if text else "",
+        inline_md=render_inline,
         untranslated=lambda text: bool(text) and text.missing(lang),
     )
     env.globals.update(
@@ -50,21 +59,39 @@ def environment(lang: str) -> Environment:
         domain_url=lambda domain: domain_url(domain, lang=lang),
         home_url="/zh/" if lang == "zh" else "/",
         search_url="/zh/search" if lang == "zh" else "/search",
+        static_url=static_url,
     )
     return env
+
+
+def public_base(request: Request) -> str:
+    """The site's origin as readers reach it: ERRATA_PUBLIC_URL behind a proxy, else the request's."""
+    configured = request.app.state.settings.public_url
+    return (configured or str(request.base_url)).rstrip("/")
 
 
 def render_page(
     request: Request, template: str, lang: str, status_code: int = 200, **context
 ) -> HTMLResponse:
     path = request.url.path
+    query = f"?{request.url.query}" if request.url.query else ""
+    other = "en" if lang == "zh" else "zh"
+    base = public_base(request)
+    # Error pages exist in no language of their own: no canonical, no alternates.
+    alternates = (
+        {code: base + i18n.switch_path(path, code) + query for code in ("en", "zh")}
+        if status_code == 200
+        else None
+    )
     html = (
         environment(lang)
         .get_template(template)
         .render(
             request=request,
             path=path,
-            switch_url=i18n.switch_path(path, "en" if lang == "zh" else "zh"),
+            switch_url=i18n.switch_path(path, other) + query,
+            canonical_url=base + path + query,
+            alternates=alternates,
             **context,
         )
     )

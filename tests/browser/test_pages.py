@@ -108,3 +108,88 @@ def test_search_from_the_header(site, page):
     assert page.locator("ol.hits .snippet mark").first.inner_text() == "缓存块"
     page.goto(f"{site}/search?q=NEAR(%22")
     assert page.locator("#result-count").is_visible()
+
+
+WIDTHS = (320, 390, 768, 1280, 1920)
+
+
+def _longest_entry() -> str:
+    from app.config import PROJECT_ROOT
+    from app.services.importer import discover, parse_file
+
+    path = max(discover([PROJECT_ROOT / "data"]), key=lambda p: p.stat().st_size)
+    return parse_file(path).id
+
+
+def test_no_page_is_wider_than_the_screen(site, browser):
+    long_id = _longest_entry()
+    paths = [
+        "/",
+        "/zh/",
+        f"/errors/{SEED_ID}",
+        f"/zh/errors/{SEED_ID}",
+        f"/errors/{long_id}",
+        f"/zh/errors/{long_id}",
+        "/domains/git",
+        "/zh/domains/python",
+        "/search?q=permission+denied",
+        "/zh/search?q=缓存",
+        "/lookup?q=" + (FIXTURES / "pastes" / "llm__vllm-block-manager-out-of-memory.txt").read_text()[:1200],
+        "/lookup?q=widget+spline+reticulation+failed",
+        "/errors/no/such-entry",
+        "/zh/domains/nope",
+    ]
+    too_wide = []
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        page = context.new_page()
+        for path in paths:
+            page.goto(site + path)
+            scroll_width = page.evaluate("document.documentElement.scrollWidth")
+            if scroll_width > width:
+                too_wide.append((width, path, scroll_width))
+        context.close()
+    assert not too_wide
+
+
+@pytest.mark.parametrize(("width", "height", "screens"), [(1280, 800, 1.0), (390, 844, 1.5)])
+def test_the_best_fix_is_on_the_first_screen(site, browser, width, height, screens):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for lang, prefix in (("en", ""), ("zh", "/zh")):
+        for entry_id in (SEED_ID, "git/refusing-unrelated-histories"):
+            page.goto(f"{site}{prefix}/errors/{entry_id}")
+            command = page.locator("#answer pre.command")
+            box = command.bounding_box()
+            assert box is not None and box["y"] + min(box["height"], 60) <= height * screens, (lang, entry_id)
+            assert page.locator("#answer .rate.good").first.is_visible()
+        page.screenshot(path=str(ARTIFACTS / f"entry-{lang}-{width}.png"))
+    shots = {"home": "/", "home-zh": "/zh/", "search": "/search?q=git", "lookup": "/lookup?q=fatal%3A+not"}
+    for name, path in shots.items():
+        page.goto(site + path)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
+    context.close()
+
+
+def test_copy_the_best_command(site, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
+    page = context.new_page()
+    page.goto(f"{site}/errors/{SEED_ID}")
+    page.locator("#answer .code-tool").first.click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.locator("#answer pre.command code").inner_text()
+    assert page.locator("#answer .code-tool").first.inner_text() == "Copied"
+    wrap = page.locator("#answer .wrap-toggle")
+    assert wrap.is_visible()  # narrow screens only
+    wrap.click()
+    assert "wrapped" in page.locator("#answer pre.command").get_attribute("class")
+    context.close()
+
+
+def test_language_switch_keeps_the_query(site, page):
+    page.goto(f"{site}/search?q=permission+denied&page=1")
+    page.click("a.lang-switch")
+    page.wait_for_url(f"{site}/zh/search?q=permission+denied&page=1")
+    assert page.locator("input[name=q]").first.input_value() == "permission denied"

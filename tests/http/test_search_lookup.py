@@ -132,14 +132,45 @@ def test_lookup_limits_and_validation(reader):
     assert reader.post("/api/v1/lookup", json={"text": "x", "limit": 500}).status_code == 422
 
 
-def test_home_page_paste_box_shows_ranked_matches(reader):
-    page = BeautifulSoup(reader.post("/lookup", data={"text": PASTES[SEED_ID]}).text, "html.parser")
-    assert page.select_one("#matches ol.hits li a")["href"] == f"/errors/{SEED_ID}"
+def test_paste_box_leads_to_a_shareable_results_page(reader):
+    posted = reader.post("/lookup", data={"text": PASTES[SEED_ID]}, follow_redirects=False)
+    assert posted.status_code == 303 and posted.headers["location"].startswith("/lookup?q=")
+    results = reader.get(posted.headers["location"])
+    page = BeautifulSoup(results.text, "html.parser")
+    first = page.select_one("#matches ol.hits li")
+    assert first.select_one("a")["href"] == f"/errors/{SEED_ID}"
     assert "Unable to allocate memory" in page.select_one("form.lookup textarea").text
-    zh = BeautifulSoup(reader.post("/zh/lookup", data={"text": PASTES[SEED_ID]}).text, "html.parser")
+    # Each result answers: the signature, the fix rate with its reports, the best workaround.
+    assert "Unable to allocate memory for KV cache block" in first.select_one(".sig").text
+    assert "fix rate 80% (from 1 report)" in first.select_one(".meta").text
+    assert "--max-num-seqs" in first.select_one("pre.command").text
+    # The language switch keeps the paste.
+    switch = page.select_one("a.lang-switch")["href"]
+    assert switch.startswith("/zh/lookup?q=")
+    zh = BeautifulSoup(reader.get(switch).text, "html.parser")
     assert zh.select_one("#matches ol.hits li a")["href"] == f"/zh/errors/{SEED_ID}"
-    empty = BeautifulSoup(reader.post("/lookup", data={"text": "hello"}).text, "html.parser")
-    assert "No entry fits" in empty.select_one("#matches").text
+
+
+def test_a_paste_too_long_for_a_url_gets_a_permalink(reader):
+    warm_up = [f"INFO step {i} of the warm-up went fine" for i in range(200)]
+    long_paste = "\n".join([*warm_up, PASTES[SEED_ID]])
+    posted = reader.post("/zh/lookup", data={"text": long_paste}, follow_redirects=False)
+    location = posted.headers["location"]
+    assert posted.status_code == 303 and location.startswith("/zh/lookup?p=") and len(location) < 40
+    page = BeautifulSoup(reader.get(location).text, "html.parser")
+    assert page.select_one("#matches ol.hits li a")["href"] == f"/zh/errors/{SEED_ID}"
+    again = reader.post("/zh/lookup", data={"text": long_paste}, follow_redirects=False)
+    assert again.headers["location"] == location  # one permalink per text
+    assert reader.get("/lookup?p=nosuchpaste").status_code == 404
+
+
+def test_results_page_says_so_when_nothing_fits(reader):
+    for text in ("hello", "widget spline reticulation failed"):
+        page = BeautifulSoup(reader.get("/lookup", params={"q": text}).text, "html.parser")
+        assert not page.select("#matches ol.hits li"), text
+        no_match = page.select_one("#no-match")
+        assert "No entry fits" in no_match.text
+        assert no_match.select_one("a[href^='/search?q=']") is not None
 
 
 def test_search_and_lookup_follow_imports_and_edits(shipped_settings, shipped_client, tmp_path):
