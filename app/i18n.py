@@ -114,6 +114,8 @@ def verification_label(record, lang: str) -> str:
     }
     if record.method == "reproduced":
         return gettext("Message reproduced with %(tool)s %(version)s on %(date)s") % values
+    if record.method == "reported":
+        return gettext("Reported wording, found in no %(tool)s release's source (checked %(date)s)") % values
     if record.file:
         return gettext("Message text from %(file)s at %(tool)s %(version)s, read on %(date)s") % values
     return gettext("Message text from the %(tool)s %(version)s source, read on %(date)s") % values
@@ -123,11 +125,14 @@ def _category_labels(gettext) -> dict[str, str]:
     # The vocabulary of shipped entries (tests hold them to it); imports may bring others.
     return {
         "auth_error": gettext("authentication"),
+        "autograd_error": gettext("autograd"),
         "build_error": gettext("build"),
         "compatibility_error": gettext("compatibility"),
         "concurrency_error": gettext("concurrency"),
         "configuration_error": gettext("configuration"),
         "connection_error": gettext("connection"),
+        "data_corruption": gettext("data corruption"),
+        "dependency_error": gettext("dependency"),
         "constraint_error": gettext("constraint violation"),
         "dependency_conflict": gettext("dependency conflict"),
         "device_error": gettext("device"),
@@ -139,21 +144,26 @@ def _category_labels(gettext) -> dict[str, str]:
         "import_error": gettext("import"),
         "installation_error": gettext("installation"),
         "invalid_request": gettext("invalid request"),
+        "link_error": gettext("linking"),
         "module_system_error": gettext("module system"),
         "network_error": gettext("network"),
+        "not_found_error": gettext("not found"),
         "permission_error": gettext("permission"),
         "query_error": gettext("query"),
         "rate_limit": gettext("rate limit"),
         "resource_error": gettext("resources (memory, disk)"),
         "runtime_error": gettext("runtime"),
+        "security_error": gettext("security"),
         "serialization_error": gettext("serialization"),
         "shape_error": gettext("tensor shape"),
         "shared_library_error": gettext("shared library"),
         "shell_error": gettext("shell"),
         "syntax_error": gettext("syntax"),
         "tls_error": gettext("TLS and certificates"),
+        "transaction_error": gettext("transaction"),
         "type_error": gettext("type"),
         "usage_error": gettext("usage"),
+        "value_error": gettext("invalid value"),
         "vcs_error": gettext("version control"),
     }
 
@@ -168,7 +178,11 @@ def _scope_labels(gettext) -> dict[str, str]:
         "windows": "Windows",
         "macos": "macOS",
         "container": gettext("containers"),
+        "github": "GitHub",
     }
+
+
+SCOPES = frozenset(_scope_labels(str))
 
 
 def _label(labels: dict[str, str], value: str, lang: str) -> Markup | str:

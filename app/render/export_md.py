@@ -78,7 +78,9 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
             if r.text == wording:
                 how = f": `{r.command}`" if r.command else ""
                 link = f" <{r.url}>" if r.url else ""
-                found.append(f"- ✓ {verification_label(r, lang)}{how}{link}")
+                note = f": {line(r.note)}" if r.note else ""
+                mark = "⚠" if r.method == "reported" else "✓"
+                found.append(f"- {mark} {verification_label(r, lang)}{how}{link}{note}")
         return found + ([""] if found else [])
 
     out += [_fence(view.signature, "text"), ""]

@@ -47,15 +47,15 @@ def render_markdown(text: str | None) -> Markup:
     if not text:
         return Markup("")
     html = md.markdown(text, extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
-    return Markup(
-        nh3.clean(
-            html,
-            tags=_TAGS,
-            attributes=_ATTRIBUTES,
-            url_schemes={"http", "https", "mailto"},
-            link_rel="nofollow noopener noreferrer",
-        )
+    clean = nh3.clean(
+        html,
+        tags=_TAGS,
+        attributes=_ATTRIBUTES,
+        url_schemes={"http", "https", "mailto"},
+        link_rel="nofollow noopener noreferrer",
     )
+    # A code block that scrolls sideways must be reachable by keyboard to be read.
+    return Markup(clean.replace("<pre>", '<pre tabindex="0">'))
 
 
 @lru_cache(maxsize=4096)

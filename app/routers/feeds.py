@@ -1,15 +1,19 @@
 """Machine-read lists: the Atom feed of recent entries and the sitemap of every page."""
 
+import gzip
 from xml.etree import ElementTree as ET
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
+from sqlalchemy import func
 from sqlmodel import col, select
 
 from app.db import SessionDep
 from app.models import Entry
 from app.services.catalog import recent_entries
+from app.services.errors import PageNotFound
 from app.urls import entry_url
+from app.web.templating import public_base
 
 router = APIRouter(tags=["feeds"])
 ATOM = "http://www.w3.org/2005/Atom"
@@ -25,7 +29,7 @@ def _xml(root: ET.Element, media_type: str) -> Response:
 @router.get("/feed.atom")
 def atom_feed(request: Request, session: SessionDep):
     """The most recently created or changed entries."""
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)
     entries = recent_entries(session, limit=FEED_SIZE)
     ET.register_namespace("", ATOM)
     feed = ET.Element(f"{{{ATOM}}}feed")
@@ -47,14 +51,19 @@ def atom_feed(request: Request, session: SessionDep):
     return _xml(feed, "application/atom+xml")
 
 
-@router.get("/sitemap.xml")
-def sitemap(request: Request, session: SessionDep):
-    """Every entry page in both languages, each naming its other-language twin."""
-    base = str(request.base_url).rstrip("/")
+# The protocol allows 50,000 URLs a file; each entry has two pages.
+SITEMAP_URLS = 50_000
+PART_ENTRIES = 20_000
+
+
+def _urlset(session, base: str, offset: int, limit: int) -> ET.Element:
     ET.register_namespace("", SITEMAP)
     ET.register_namespace("xhtml", XHTML)
     urlset = ET.Element(f"{{{SITEMAP}}}urlset")
-    for entry_id, updated in session.exec(select(Entry.id, Entry.updated_at).order_by(col(Entry.id))):
+    rows = session.exec(
+        select(Entry.id, Entry.updated_at).order_by(col(Entry.id)).offset(offset).limit(limit)
+    )
+    for entry_id, updated in rows:
         pages = {"en": f"{base}{entry_url(entry_id)}", "zh-Hans": f"{base}{entry_url(entry_id, lang='zh')}"}
         for href in pages.values():
             url = ET.SubElement(urlset, f"{{{SITEMAP}}}url")
@@ -62,4 +71,31 @@ def sitemap(request: Request, session: SessionDep):
             ET.SubElement(url, f"{{{SITEMAP}}}lastmod").text = updated.date().isoformat()
             for hreflang, alternate in pages.items():
                 ET.SubElement(url, f"{{{XHTML}}}link", rel="alternate", hreflang=hreflang, href=alternate)
-    return _xml(urlset, "application/xml")
+    return urlset
+
+
+@router.get("/sitemap.xml")
+def sitemap(request: Request, session: SessionDep):
+    """Every entry page in both languages, each naming its other-language twin; past the
+    protocol's 50,000 URLs, an index of gzipped parts of PART_ENTRIES entries each."""
+    base = public_base(request)
+    total = session.exec(select(func.count()).select_from(Entry)).one()
+    if 2 * total <= SITEMAP_URLS:
+        return _xml(_urlset(session, base, 0, total), "application/xml")
+    ET.register_namespace("", SITEMAP)
+    index = ET.Element(f"{{{SITEMAP}}}sitemapindex")
+    for part in range(1, (total + PART_ENTRIES - 1) // PART_ENTRIES + 1):
+        item = ET.SubElement(index, f"{{{SITEMAP}}}sitemap")
+        ET.SubElement(item, f"{{{SITEMAP}}}loc").text = f"{base}/sitemaps/{part}.xml.gz"
+    return _xml(index, "application/xml")
+
+
+@router.get("/sitemaps/{part}.xml.gz")
+def sitemap_part(request: Request, session: SessionDep, part: int = Path(ge=1, le=10_000)):
+    """One part of the sitemap index, gzipped as the protocol allows."""
+    total = session.exec(select(func.count()).select_from(Entry)).one()
+    if (part - 1) * PART_ENTRIES >= max(total, 1):
+        raise PageNotFound(f"sitemap part {part}")
+    urlset = _urlset(session, public_base(request), (part - 1) * PART_ENTRIES, PART_ENTRIES)
+    body = gzip.compress(ET.tostring(urlset, encoding="utf-8", xml_declaration=True), mtime=0)
+    return Response(body, media_type="application/gzip")

@@ -15,7 +15,8 @@ ReviewStatus = Literal["unreviewed", "reviewed"]
 Resolvable = Literal["true", "partial", "false"]
 RelationKind = Literal["leads_to", "preceded_by", "confused_with"]
 RELATION_KINDS: tuple[RelationKind, ...] = ("leads_to", "preceded_by", "confused_with")
-VerificationMethod = Literal["reproduced", "sourced"]
+# reported: a wording a source shows that no release was found to print; kept, and said so.
+VerificationMethod = Literal["reproduced", "sourced", "reported"]
 Url = str
 
 
@@ -85,6 +86,7 @@ class VerificationDoc(Strict):
     command: Str | None = Field(default=None, description="reproduced: the command that printed it")
     url: Url | None = Field(default=None, description="sourced: the line that prints it, at `version`")
     file: Str | None = Field(default=None, max_length=300, description="sourced: that file's path")
+    note: Text | None = Field(default=None, description="reported: what is known of this wording")
 
     _url = field_validator("url")(_check_url)
 
@@ -94,6 +96,8 @@ class VerificationDoc(Strict):
             raise ValueError("a reproduced wording needs the command that printed it")
         if self.method == "sourced" and not self.url:
             raise ValueError("a sourced wording needs the url of the line that prints it")
+        if self.method == "reported" and not self.note:
+            raise ValueError("a reported wording needs a note saying what is known of it")
         return self
 
 

@@ -1,5 +1,7 @@
 """Errors in the dialect of the path: JSON on API and .json paths, Markdown on .md, HTML elsewhere."""
 
+from http import HTTPStatus
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
@@ -50,6 +52,15 @@ def _field_errors(exc: RequestValidationError) -> list[dict]:
     ]
 
 
+def _phrases(gettext) -> dict[int, str]:
+    return {
+        404: gettext("Page not found"),
+        405: gettext("This address does not accept that kind of request"),
+        413: gettext("The request is too large"),
+        415: gettext("That kind of content is not accepted here"),
+    }
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def _domain(request: Request, exc: DomainError):
@@ -63,8 +74,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException):
         detail = exc.detail
-        if exc.status_code == 404 and detail == "Not Found":
-            detail = translations(lang_of_path(request.url.path)).gettext("Page not found")
+        if detail == HTTPStatus(exc.status_code).phrase:
+            # Starlette's English reason phrase: said in the page's language instead.
+            gettext = translations(lang_of_path(request.url.path)).gettext
+            detail = _phrases(gettext).get(exc.status_code, detail)
         return error_response(request, exc.status_code, detail, getattr(exc, "headers", None))
 
     @app.exception_handler(OperationalError)

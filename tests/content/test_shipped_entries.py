@@ -38,9 +38,9 @@ def test_the_base_covers_the_errors_developers_meet():
     incomplete = [
         doc.id
         for doc in docs
-        if not (doc.root_cause and doc.workarounds and doc.docs and doc.verification and doc.patterns)
+        if not (doc.root_cause and doc.workarounds and doc.docs and doc.versions and doc.verification)
     ]
-    assert not incomplete, f"entries without root cause, workarounds, docs or verification: {incomplete}"
+    assert not incomplete, f"missing root cause, workarounds, docs, versions or verification: {incomplete}"
 
 
 def test_shipped_entries_are_marked_as_drafted_until_people_review_them():

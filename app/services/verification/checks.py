@@ -3,13 +3,16 @@
 Static checks need only the documents: every wording (signature and variants) is
 matched by a pattern and has a verification record; no pattern recognises another
 entry's wording (an over-broad pattern would decide matches it should not); every text
-has its Chinese. Output checks hold a reproduction's output against the entry: each
+has its Chinese; category and scope come from the translated vocabulary.
+Output checks hold a reproduction's output against the entry: each
 reproduced wording is in it, a pattern matches it, and looking it up finds the entry.
 """
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from app.i18n import CATEGORIES, SCOPES
 from app.schemas.common import Text, compile_pattern
 from app.schemas.document import EntryDoc
 from app.services.lookup_text import clean, normalize
@@ -24,8 +27,13 @@ class EntryCheck:
     patterns_on_output: bool = False  # a pattern matched real output of the tool
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def _flat(text: str) -> str:
-    return " ".join(normalize(clean(text)).split())
+    """Text as compared for "the tool printed this wording": what varies is blanked, and so
+    is every run of digits, even inside names (`/torch_7_2213_0`, pids, ports)."""
+    return " ".join(_DIGITS.sub("0", normalize(clean(text))).split())
 
 
 def _matching(patterns: Iterable[str], text: str) -> list[str]:
@@ -50,9 +58,16 @@ def untranslated(doc: EntryDoc) -> list[str]:
 
 def static_problems(doc: EntryDoc, others: Iterable[EntryDoc]) -> list[str]:
     problems: list[str] = []
+    # Shipped entries use the vocabulary the interface translates.
+    if doc.category not in CATEGORIES:
+        problems.append(f"category {doc.category!r} is not in the vocabulary of app/i18n.py")
+    if doc.scope not in SCOPES:
+        problems.append(f"scope {doc.scope!r} is not in the vocabulary of app/i18n.py")
     if not doc.patterns:
         problems.append("no patterns")
     verified = {v.text for v in doc.verification}
+    if not {v.method for v in doc.verification} & {"reproduced", "sourced"}:
+        problems.append("no wording is reproduced or sourced")
     for wording in doc.wordings():
         label = "signature" if wording == doc.signature else f"variant {wording!r}"
         if doc.patterns and not _matching(doc.patterns, wording):
