@@ -18,17 +18,22 @@ shared_remote() {
 }
 
 # private_tmp: re-runs the calling script in its own mount namespace with an empty tmpfs on
-# /tmp, the working folder bind-mounted back at its own path, so a fixed path such as
-# /tmp/webapp in the output never touches the host's /tmp. Call it first, before any output.
+# /tmp, so a fixed path such as /tmp/webapp in the output never touches the host's /tmp.
+# What the run needs from the host's /tmp (the working folder, the script and this library,
+# when the checkout itself lives under /tmp) is bound back at its own path through /mnt,
+# which the namespace may cover freely. Call it first, before any output.
 private_tmp() {
   [ -n "${REPRO_PRIVATE_TMP:-}" ] && return 0
   REPRO_PRIVATE_TMP=1 exec unshare --mount --propagation private bash -c '
     here=$PWD
     [ "$here" = /tmp ] && { echo "private_tmp: run it from a folder, not from /tmp itself" >&2; exit 1; }
+    mount --bind /tmp /mnt || exit 1
     mount -t tmpfs -o mode=1777 repro-tmp /tmp || exit 1
-    case "$here/" in
-      /tmp/*) mkdir -p "$here" && mount --no-canonicalize --bind . "$here" || exit 1 ;;
-    esac
+    for keep in "$here" "$(dirname "$0")" "$REPRO_LIB"; do
+      case "$keep/" in
+        /tmp/*) mkdir -p "$keep" && mount --no-canonicalize --bind "/mnt/${keep#/tmp/}" "$keep" || exit 1 ;;
+      esac
+    done
     cd "$here" && exec bash "$0"' "$0"
 }
 
