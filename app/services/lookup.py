@@ -31,6 +31,11 @@ MIN_SCORE = 0.3
 FITS_COVERAGE = 0.5
 FITS_WITH_PATTERN = 0.25
 FULL_PHRASING = 12.0  # idf mass (about three distinctive words) that makes a phrasing conclusive
+# Without a pattern match, a paste must share with the entry a distinctive word (one that at
+# most this share of entries use) or several words of one phrasing: a generic word or two
+# ("Permission denied") name no particular error, however whole the phrasing they cover.
+DISTINCTIVE_SHARE = 0.01
+MIN_SHARED_WORDS = 3
 QUOTED_WEIGHT = 0.5
 
 
@@ -97,6 +102,7 @@ class _Evidence:
     coverage: float  # how much of the entry's signature the paste contains
     explained: float  # how much of the paste the entry accounts for
     pattern_hit: bool
+    specific: bool = False  # the paste holds a rare word of the entry, or several of one phrasing
 
 
 def _measure(index: LookupIndex, entry: IndexedEntry, query: dict[str, float], text: str) -> _Evidence:
@@ -104,7 +110,11 @@ def _measure(index: LookupIndex, entry: IndexedEntry, query: dict[str, float], t
     much of the paste it accounts for (so an entry with many patterns gains nothing by it)."""
     idf = {token: index.idf(token) for _, words in entry.phrasings for token in words}
     coverage = explained = 0.0
+    rare = index.idf_at(max(2.0, DISTINCTIVE_SHARE * len(index)))
+    specific = False
     for weight, words in entry.phrasings:
+        held_words = [t for t in words if query.get(t, 0.0) >= 0.6]
+        specific = specific or len(held_words) >= MIN_SHARED_WORDS or any(idf[t] >= rare for t in held_words)
         mass = sum(idf[t] for t in words)
         if not mass:
             continue
@@ -118,13 +128,13 @@ def _measure(index: LookupIndex, entry: IndexedEntry, query: dict[str, float], t
         and bool(text)
         and any((regex := compiled(p)) is not None and regex.search(text) for p in entry.patterns)
     )
-    return _Evidence(entry, coverage, explained, pattern_hit)
+    return _Evidence(entry, coverage, explained, pattern_hit, specific)
 
 
 def _fits(evidence: _Evidence) -> bool:
-    return evidence.coverage >= FITS_COVERAGE or (
-        evidence.pattern_hit and evidence.coverage >= FITS_WITH_PATTERN
-    )
+    if evidence.pattern_hit:
+        return evidence.coverage >= FITS_WITH_PATTERN
+    return evidence.coverage >= FITS_COVERAGE and evidence.specific
 
 
 def _score(evidence: _Evidence, most_explained: float) -> float:

@@ -77,7 +77,11 @@ class LookupIndex:
 
     def idf(self, token: str) -> float:
         df = len(self.postings.get(token, ()))
-        return math.log(1 + len(self.entries) / (df + 0.5)) if df else 0.0
+        return self.idf_at(df) if df else 0.0
+
+    def idf_at(self, df: float) -> float:
+        """The idf of a word that `df` entries hold."""
+        return math.log(1 + len(self.entries) / (df + 0.5))
 
     def refresh(self, session: Session) -> None:
         """Index every entry created or changed since the last refresh (one query when none)."""

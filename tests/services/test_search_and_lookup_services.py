@@ -71,3 +71,15 @@ def test_hostile_patterns_and_pastes_stay_fast(settings, tmp_path):
             lookup(session, index, paste[: 64 * 1024])
             assert time.perf_counter() - start < 2.0
     engine.dispose()
+
+
+@pytest.mark.parametrize("paste", ["Permission denied", "Killed", "widget spline reticulation failed"])
+def test_a_generic_word_or_two_names_no_particular_error(session, paste):
+    assert lookup(session, LookupIndex(), paste) == []
+
+
+def test_a_short_but_whole_message_still_finds_its_entry(session):
+    assert lookup(session, LookupIndex(), "fatal: not a git repository")[0].id == "git/not-a-git-repository"
+    assert lookup(session, LookupIndex(), "bash: ./run.sh: Permission denied")[0].id == (
+        "linux/script-permission-denied"
+    )
