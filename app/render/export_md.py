@@ -2,10 +2,25 @@
 
 import re
 
-from app.i18n import day, percent, rate_basis, status_label, translations, verification_label
+from markupsafe import Markup
+
+from app.i18n import (
+    category_label,
+    day,
+    percent,
+    rate_basis,
+    scope_label,
+    status_label,
+    translations,
+    verification_label,
+)
 from app.schemas.common import Text
 from app.schemas.views import EntryView
 from app.urls import entry_url
+
+
+def striptags(label: Markup | str) -> str:
+    return Markup(label).striptags() if isinstance(label, Markup) else label
 
 
 def _fence(code: str, info: str = "") -> str:
@@ -101,8 +116,9 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         provenance += " · " + _("reviewed")
     out += [
         f"- **{label['ID']}:** `{view.id}`",
-        f"- **{label['Domain']}:** {view.domain} · **{label['Category']}:** {view.category} · "
-        f"**{label['Scope']}:** {view.scope}",
+        f"- **{label['Domain']}:** {view.domain} · "
+        f"**{label['Category']}:** {striptags(category_label(view.category, lang))} · "
+        f"**{label['Scope']}:** {striptags(scope_label(view.scope, lang))}",
         f"- **{label['Fix rate']}:** {percent(view.fix_rate, lang)} "
         f"({rate_basis(view.evidence_count, lang)}) · "
         f"**{label['Confidence']}:** {percent(view.confidence, lang)} · "
