@@ -15,7 +15,7 @@ def _serve(asset: Asset | None, name: str, cache_control: str) -> Response:
     if asset is None:
         raise PageNotFound(f"/static/{name}")
     headers = {"Cache-Control": cache_control}
-    return Response(asset.path.read_bytes(), media_type=asset.media_type, headers=headers)
+    return Response(asset.body, media_type=asset.media_type, headers=headers)
 
 
 @router.get("/static/{name}")

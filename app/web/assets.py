@@ -19,6 +19,7 @@ class Asset:
     path: Path
     hashed_name: str
     media_type: str
+    body: bytes
 
 
 @cache
@@ -26,12 +27,13 @@ def assets() -> dict[str, Asset]:
     """Every file in static/, by its plain name, read once per process."""
     found = {}
     for path in sorted(p for p in STATIC.iterdir() if p.is_file()):
-        digest = hashlib.blake2b(path.read_bytes(), digest_size=5).hexdigest()
+        body = path.read_bytes()
+        digest = hashlib.blake2b(body, digest_size=5).hexdigest()
         stem, _, suffix = path.name.rpartition(".")
         media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if media.startswith("text/") or media.endswith(("+xml", "javascript")):
             media += "; charset=utf-8"
-        found[path.name] = Asset(path, f"{stem}.{digest}.{suffix}", media)
+        found[path.name] = Asset(path, f"{stem}.{digest}.{suffix}", media, body)
     return found
 
 

@@ -165,7 +165,9 @@ def test_the_best_fix_is_on_the_first_screen(site, browser, width, height, scree
             assert box is not None and box["y"] + min(box["height"], 60) <= height * screens, (lang, entry_id)
             assert page.locator("#answer .rate.good").first.is_visible()
         page.screenshot(path=str(ARTIFACTS / f"entry-{lang}-{width}.png"))
-    shots = {"home": "/", "home-zh": "/zh/", "search": "/search?q=git", "lookup": "/lookup?q=fatal%3A+not"}
+    lookup = "/lookup?q=fatal%3A+not+a+git+repository"
+    shots = {"home": "/", "home-zh": "/zh/", "search": "/search?q=git", "lookup": lookup}
+    shots["lookup-zh"] = "/zh" + lookup
     for name, path in shots.items():
         page.goto(site + path)
         page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)

@@ -1,5 +1,6 @@
 """Entry views: the seed entry's every figure, all formats, both languages, 404s."""
 
+import json
 from datetime import date
 
 import pytest
@@ -316,3 +317,37 @@ def test_a_base_past_the_sitemap_limit_gets_an_index_of_gzipped_parts(reader, mo
         locs |= {u.findtext(f"{ns}loc") for u in ET.fromstring(gzip.decompress(part.content))}
     assert len(locs) == 2 * total
     assert reader.get(f"/sitemaps/{len(parts) + 1}.xml.gz").status_code == 404
+
+
+def test_static_files_have_hashed_names_and_long_caching(reader):
+    page = soup(reader.get("/"))
+    css = page.select_one("link[rel=stylesheet]")["href"]
+    assert css.startswith("/static/errata.") and css.endswith(".css") and css != "/static/errata.css"
+    hashed = reader.get(css)
+    assert hashed.status_code == 200
+    assert hashed.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert hashed.headers["content-type"].startswith("text/css")
+    assert reader.get("/static/errata.css").headers["cache-control"] == "public, max-age=300"
+    assert reader.get("/static/errata.0000000000.css").status_code == 404
+    assert page.select_one("script[src]")["src"].startswith("/static/errata.")
+    assert reader.get("/favicon.ico").content[:4] == b"\x00\x00\x01\x00"
+
+
+def test_crawlers_and_browsers_find_their_files(reader):
+    robots = reader.get("/robots.txt").text
+    assert "Sitemap: http://testserver/sitemap.xml" in robots and "Disallow: /lookup" in robots
+    assert "search?q={searchTerms}" in reader.get("/opensearch.xml").text
+    docs = reader.get("/docs").text
+    assert "/docs-assets/swagger-ui-bundle.js" in docs and "cdn" not in docs.lower()
+    assert reader.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
+    page = soup(reader.get(f"/zh/errors/{SEED_ID}"))
+    assert page.select_one("link[rel=canonical]")["href"] == f"http://testserver/zh/errors/{SEED_ID}"
+    hreflangs = {link["hreflang"]: link["href"] for link in page.select("link[rel=alternate][hreflang]")}
+    assert hreflangs == {
+        "en": f"http://testserver/errors/{SEED_ID}",
+        "zh-Hans": f"http://testserver/zh/errors/{SEED_ID}",
+        "x-default": f"http://testserver/errors/{SEED_ID}",
+    }
+    ld = json.loads(page.select_one("script[type='application/ld+json']").text)
+    assert ld["@type"] == "TechArticle" and ld["about"]["name"].startswith("RuntimeError: OutOfMemoryError")
+    assert ld["mainEntity"]["step"][0]["position"] == 1
