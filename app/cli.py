@@ -28,7 +28,7 @@ def serve(host: str, port: int, workers: int) -> None:
     import uvicorn
 
     from app import migrate
-    from app.services.importer import import_paths
+    from app.services.interchange.importer import import_paths
 
     settings = _settings()
     migrate.upgrade(settings)
@@ -50,7 +50,7 @@ def serve(host: str, port: int, workers: int) -> None:
 def import_command(paths: tuple[Path, ...]) -> None:
     """Load entry files (YAML or deadends.dev canon JSON), idempotently."""
     from app import migrate
-    from app.services.importer import import_paths
+    from app.services.interchange.importer import import_paths
 
     settings = _settings()
     migrate.upgrade(settings)
@@ -73,7 +73,7 @@ def import_command(paths: tuple[Path, ...]) -> None:
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 def export_command(directory: Path) -> None:
     """Write every entry as a file in the project's own format."""
-    from app.services.exporter import export_all
+    from app.services.interchange.exporter import export_all
 
     engine = make_engine(_settings())
     count = export_all(
@@ -101,7 +101,7 @@ def db_upgrade(revision: str) -> None:
 def reindex() -> None:
     """Rebuild the full-text search index from the entries."""
     from app.db import write_session
-    from app.services.search_index import reindex_all
+    from app.services.search.index import reindex_all
 
     engine = make_engine(_settings())
     with write_session(engine) as session:

@@ -20,7 +20,7 @@ from app.routers import (
     moderation,
     pages,
 )
-from app.services.lookup_index import LookupIndex
+from app.services.lookup.index import LookupIndex
 from app.web import errors
 from app.web.limits import BodyLimitMiddleware
 

@@ -10,7 +10,7 @@ sys.path.insert(0, str(ROOT))
 from app.config import Settings  # noqa: E402
 from app.db import make_engine  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
-from app.services.importer import import_paths  # noqa: E402
+from app.services.interchange.importer import import_paths  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "deadends-canons"
 SHIPPED = ROOT / "data"

@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.config import PROJECT_ROOT  # noqa: E402
-from app.services.importer import discover, parse_file  # noqa: E402
+from app.services.interchange.importer import discover, parse_file  # noqa: E402
 from app.services.verification.checks import untranslated  # noqa: E402
 from app.services.verification.shipped import verify  # noqa: E402
 

@@ -24,11 +24,11 @@ from sqlmodel import Session, select
 
 from app.db import read_session, write_session
 from app.models import Entry
-from app.services.canon import canon_to_document
-from app.services.lookup import lookup
-from app.services.lookup_index import LookupIndex
-from app.services.search import search_entries
-from app.services.store import save_document
+from app.services.entries.store import save_document
+from app.services.interchange.canon import canon_to_document
+from app.services.lookup.index import LookupIndex
+from app.services.lookup.rank import lookup
+from app.services.search.query import search_entries
 
 DEVSET = Path(__file__).with_name("lookup_devset.jsonl")
 SEARCHES = [

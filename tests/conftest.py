@@ -11,7 +11,7 @@ from app.config import PROJECT_ROOT, Settings
 from app.db import make_engine
 from app.main import create_app
 from app.migrate import upgrade
-from app.services.importer import ImportReport, import_paths
+from app.services.interchange.importer import ImportReport, import_paths
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DEMO_ENTRIES = FIXTURES / "entries"

@@ -12,7 +12,7 @@ from app.db import make_engine
 from app.main import create_app
 from app.migrate import upgrade
 from app.models import Entry, EntryRevision
-from app.services.exporter import export_all
+from app.services.interchange.exporter import export_all
 from tests.conftest import (
     CANON_MALFORMED,
     CANON_VALID,

@@ -8,9 +8,9 @@ from fastapi import APIRouter, Query, Request
 from app.db import SessionDep
 from app.render.formats import entry_json, json_response
 from app.schemas.views import EntryPage, EntryView
-from app.services.catalog import Filters, list_entries
-from app.services.entries import get_entry
-from app.services.search import ranked_snippets
+from app.services.entries.catalog import Filters, list_entries
+from app.services.entries.read import get_entry
+from app.services.search.query import ranked_snippets
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 

@@ -5,7 +5,7 @@ from fastapi.responses import RedirectResponse
 
 from app.db import SessionDep
 from app.render.formats import respond_entry, split_format
-from app.services.entries import canonical_id, get_entry
+from app.services.entries.read import canonical_id, get_entry
 from app.urls import entry_url
 from app.web.deps import LangDep
 

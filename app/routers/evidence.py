@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from app.render.formats import json_response
 from app.schemas.api import EvidenceCreated, EvidenceIn
-from app.services.evidence import RateLimit, record_evidence
+from app.services.evidence.reports import RateLimit, record_evidence
 from app.urls import entry_url
 from app.web.deps import LangDep, SettingsDep
 from app.web.limits import client_of

@@ -10,7 +10,7 @@ from sqlmodel import col, select
 
 from app.db import SessionDep
 from app.models import Entry
-from app.services.catalog import recent_entries
+from app.services.entries.catalog import recent_entries
 from app.services.errors import PageNotFound
 from app.urls import entry_url
 from app.web.templating import public_base

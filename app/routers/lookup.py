@@ -14,9 +14,9 @@ from fastapi.responses import RedirectResponse
 from app.db import SessionDep, write_session
 from app.render.formats import json_response
 from app.schemas.api import MAX_PASTE_BYTES, LookupIn, LookupOut
-from app.services import pastes
-from app.services.entries import get_entry
-from app.services.lookup import Match, lookup
+from app.services.entries.read import get_entry
+from app.services.lookup import pastes
+from app.services.lookup.rank import Match, lookup
 from app.web.deps import LangDep
 from app.web.templating import render_page
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from app.db import SessionDep
 from app.render.formats import json_response
 from app.schemas.api import EntryFigures, ModerationEvidence, ModerationLogRow, RejectIn
-from app.services.evidence import list_evidence, moderation_log, reject_evidence, restore_evidence
+from app.services.evidence.reports import list_evidence, moderation_log, reject_evidence, restore_evidence
 from app.web.deps import SettingsDep
 
 

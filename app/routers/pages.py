@@ -5,9 +5,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from app.db import SessionDep
-from app.services.catalog import Filters, home_lists, list_entries
+from app.services.entries.catalog import Filters, home_lists, list_entries
 from app.services.errors import DomainNotFound
-from app.services.search import search_entries
+from app.services.search.query import search_entries
 from app.web.deps import LangDep
 from app.web.templating import render_page
 

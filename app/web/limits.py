@@ -4,7 +4,7 @@ from fastapi import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
-from app.services.evidence import client_key
+from app.services.evidence.reports import client_key
 from app.web.errors import error_response
 
 # Lookups carry a pasted log (up to 64 KiB of text, JSON-escaped); everything else is small.

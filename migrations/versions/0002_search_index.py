@@ -17,7 +17,7 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     if op.get_bind().dialect.name != "sqlite":
         return
-    # rowid = entry.seq; app.services.search_index writes the row of an entry in the
+    # rowid = entry.seq; app.services.search.index writes the row of an entry in the
     # same transaction as the entry. 0001 and 0002 shipped together, so no database
     # holds entries that this revision would have to index.
     op.execute(

@@ -115,7 +115,7 @@ WIDTHS = (320, 390, 768, 1280, 1920)
 
 def _longest_entry() -> str:
     from app.config import PROJECT_ROOT
-    from app.services.importer import discover, parse_file
+    from app.services.interchange.importer import discover, parse_file
 
     path = max(discover([PROJECT_ROOT / "data"]), key=lambda p: p.stat().st_size)
     return parse_file(path).id

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from app.config import PROJECT_ROOT
-from app.services.importer import discover, parse_file
+from app.services.interchange.importer import discover, parse_file
 from app.services.verification.shipped import verify
 
 DATA = PROJECT_ROOT / "data"

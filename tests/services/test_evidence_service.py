@@ -6,9 +6,9 @@ from sqlmodel import Session, func, select
 from app.db import make_engine
 from app.models import Entry, Evidence
 from app.schemas.api import EvidenceIn
-from app.services import evidence as evidence_service
 from app.services.errors import ItemNotFound, RateLimited
-from app.services.evidence import RateLimit, record_evidence, reject_evidence
+from app.services.evidence import reports as evidence_service
+from app.services.evidence.reports import RateLimit, record_evidence, reject_evidence
 from tests.conftest import SEED_ID
 
 

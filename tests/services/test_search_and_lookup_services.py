@@ -3,9 +3,9 @@
 import pytest
 
 from app.db import make_engine, read_session
-from app.services.lookup import lookup
-from app.services.lookup_index import LookupIndex
-from app.services.search import search_entries
+from app.services.lookup.index import LookupIndex
+from app.services.lookup.rank import lookup
+from app.services.search.query import search_entries
 from tests.conftest import SEED_ID
 
 

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from app.services.locale_messages import english_equivalents
-from app.services.lookup_text import alternatives, error_lines, normalize, regex_words, tokens
+from app.services.lookup.locale_messages import english_equivalents
+from app.services.lookup.text import alternatives, error_lines, normalize, regex_words, tokens
 
 
 def test_exception_lines_weigh_most_and_the_last_frame_is_kept():

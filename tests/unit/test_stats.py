@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.services.stats import PRIOR_WEIGHT, Evidence, Priors, Report, grown_confidence, posterior
+from app.services.evidence.stats import PRIOR_WEIGHT, Evidence, Priors, Report, grown_confidence, posterior
 
 OUTCOMES = st.sampled_from(["worked", "failed", "partial"])
 RATES = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)

@@ -4,9 +4,9 @@ import pytest
 from pydantic import ValidationError
 
 from app.schemas.document import EntryDoc
-from app.services.documents import dump_document, load_document
-from app.services.search import terms
-from app.services.versions import covers
+from app.services.entries.versions import covers
+from app.services.interchange.documents import dump_document, load_document
+from app.services.search.query import terms
 
 
 @pytest.mark.parametrize(

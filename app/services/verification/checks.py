@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from app.i18n import CATEGORIES, SCOPES
 from app.schemas.common import Text, compile_pattern
 from app.schemas.document import EntryDoc
-from app.services.lookup_text import clean, normalize
+from app.services.lookup.text import clean, normalize
 from app.services.verification.reproduce import Run
 
 

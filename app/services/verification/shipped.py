@@ -15,9 +15,9 @@ from app import migrate
 from app.config import Settings
 from app.db import make_engine, read_session
 from app.schemas.document import EntryDoc
-from app.services.importer import DocumentError, discover, import_paths, parse_file
-from app.services.lookup import lookup
-from app.services.lookup_index import LookupIndex
+from app.services.interchange.importer import DocumentError, discover, import_paths, parse_file
+from app.services.lookup.index import LookupIndex
+from app.services.lookup.rank import lookup
 from app.services.verification import checks, reproduce
 
 

@@ -39,8 +39,8 @@ from app.schemas.views import (
     VersionReport,
     WorkaroundView,
 )
-from app.services import stats
 from app.services.errors import EntryNotFound
+from app.services.evidence import stats
 from app.urls import entry_url
 
 RECENT_EVIDENCE = 10

@@ -17,10 +17,10 @@ from sqlalchemy import Engine
 
 from app.db import write_session
 from app.schemas.document import EntryDoc
-from app.services import search_index
-from app.services.canon import canon_to_document, is_canon
-from app.services.documents import load_document
-from app.services.store import save_document
+from app.services.entries.store import save_document
+from app.services.interchange.canon import canon_to_document, is_canon
+from app.services.interchange.documents import load_document
+from app.services.search import index as search_index
 
 SUFFIXES = (".yaml", ".yml", ".json")
 _BATCH = 250

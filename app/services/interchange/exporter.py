@@ -8,8 +8,8 @@ from sqlmodel import select
 
 from app.db import read_session
 from app.models import Entry, Evidence
-from app.services.documents import document_path, dump_document, to_document
-from app.services.entries import evidence_views, get_entry
+from app.services.entries.read import evidence_views, get_entry
+from app.services.interchange.documents import document_path, dump_document, to_document
 
 
 def export_all(

@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from app.models import Entry, Pattern, VersionRow
 from app.schemas.common import compile_pattern
-from app.services.lookup_text import alternatives, regex_words, tokens
+from app.services.lookup.text import alternatives, regex_words, tokens
 
 SIGNATURE, PATTERN, TITLE = 1.0, 0.9, 0.6
 _CHUNK = 2000

@@ -7,7 +7,7 @@ lookups (for what users paste), so both sides are normalised the same way.
 import re
 from dataclasses import dataclass
 
-from app.services.locale_messages import english_equivalents
+from app.services.lookup.locale_messages import english_equivalents
 
 MAX_LINES = 400
 MAX_LINE = 1000

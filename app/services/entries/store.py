@@ -20,9 +20,10 @@ from app.models import (
     Workaround,
 )
 from app.schemas.document import RELATION_KINDS, EntryDoc, EvidenceDoc
-from app.services import search_index, stats
-from app.services.documents import document_content
-from app.services.entries import get_entry
+from app.services.entries.read import get_entry
+from app.services.evidence import stats
+from app.services.interchange.documents import document_content
+from app.services.search import index as search_index
 
 SaveResult = Literal["created", "updated", "unchanged"]
 _CHILDREN = (Pattern, VersionRow, DocLink, Workaround, DeadEnd, Relation)

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from app.schemas.common import Text
-from app.services.lookup_index import IndexedEntry, LookupIndex, compiled
-from app.services.lookup_text import error_lines, tokens
-from app.services.versions import covers
+from app.services.entries.versions import covers
+from app.services.lookup.index import IndexedEntry, LookupIndex, compiled
+from app.services.lookup.text import error_lines, tokens
 from app.urls import entry_url
 
 MAX_TEXT = 64 * 1024

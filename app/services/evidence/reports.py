@@ -19,9 +19,9 @@ from app.schemas.api import (
     ModerationLogRow,
 )
 from app.schemas.document import EvidenceDoc
-from app.services.entries import evidence_views
+from app.services.entries.read import evidence_views
+from app.services.entries.store import add_evidence_row, recompute_figures
 from app.services.errors import EntryNotFound, EvidenceNotFound, ItemNotFound, RateLimited
-from app.services.store import add_evidence_row, recompute_figures
 
 
 @dataclass(frozen=True)

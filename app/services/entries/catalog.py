@@ -7,8 +7,8 @@ from sqlmodel import Session, col, select
 
 from app.models import Entry, VersionRow
 from app.schemas.views import DomainCount, EntrySummary
-from app.services.entries import summary
-from app.services.versions import covers
+from app.services.entries.read import summary
+from app.services.entries.versions import covers
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Entries: one load into the view every format renders, writes from documents, lists, version ranges."""

@@ -1,0 +1,1 @@
+"""Interchange: the project's YAML files and the deadends.dev canon, in and out of the database."""
