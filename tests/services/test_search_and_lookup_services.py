@@ -78,6 +78,22 @@ def test_a_generic_word_or_two_names_no_particular_error(session, paste):
     assert lookup(session, LookupIndex(), paste) == []
 
 
+@pytest.mark.parametrize(
+    "paste", ["No such file or directory", "out of memory", "Segmentation fault (core dumped)"]
+)
+def test_a_phrase_many_errors_print_names_none_of_them(session, paste):
+    # Whole phrasings of several entries hold these words; alone they single none out.
+    assert lookup(session, LookupIndex(), paste) == []
+
+
+def test_the_same_phrase_with_what_is_missing_finds_the_error(session):
+    found = lookup(session, LookupIndex(), "/usr/bin/ld: cannot find -lfoo: No such file or directory")
+    assert found[0].id == "build/ld-cannot-find-library"
+    assert [m.id for m in lookup(session, LookupIndex(), "CUDA out of memory")][:1] == [
+        "pytorch/cuda-out-of-memory"
+    ]
+
+
 def test_a_short_but_whole_message_still_finds_its_entry(session):
     assert lookup(session, LookupIndex(), "fatal: not a git repository")[0].id == "git/not-a-git-repository"
     assert lookup(session, LookupIndex(), "bash: ./run.sh: Permission denied")[0].id == (

@@ -83,6 +83,15 @@ class LookupIndex:
         """The idf of a word that `df` entries hold."""
         return math.log(1 + len(self.entries) / (df + 0.5))
 
+    def holding_all(self, words: frozenset[str]) -> int:
+        """How many entries hold every one of `words`: a phrase is only as telling as the
+        words' conjunction is rare ("no such file or directory" is in many errors)."""
+        lists = sorted((self.postings.get(t, {}) for t in words), key=len)
+        if not lists or not lists[0]:
+            return 0
+        first, rest = lists[0], lists[1:]
+        return sum(all(entry_id in other for other in rest) for entry_id in first)
+
     def refresh(self, session: Session) -> None:
         """Index every entry created or changed since the last refresh (one query when none)."""
         latest = session.exec(select(func.max(Entry.changed))).one() or 0

@@ -32,8 +32,9 @@ FITS_COVERAGE = 0.5
 FITS_WITH_PATTERN = 0.25
 FULL_PHRASING = 12.0  # idf mass (about three distinctive words) that makes a phrasing conclusive
 # Without a pattern match, a paste must share with the entry a distinctive word (one that at
-# most this share of entries use) or several words of one phrasing: a generic word or two
-# ("Permission denied") name no particular error, however whole the phrasing they cover.
+# most this share of entries use) or several words of one phrasing that together are as rare:
+# a generic word or two ("Permission denied"), or a phrase many errors print ("No such file
+# or directory", "out of memory"), names no particular error, however whole the phrasing.
 DISTINCTIVE_SHARE = 0.01
 MIN_SHARED_WORDS = 3
 QUOTED_WEIGHT = 0.5
@@ -105,16 +106,36 @@ class _Evidence:
     specific: bool = False  # the paste holds a rare word of the entry, or several of one phrasing
 
 
-def _measure(index: LookupIndex, entry: IndexedEntry, query: dict[str, float], text: str) -> _Evidence:
+class _Rarity:
+    """Which shared words single an entry out, for one lookup (conjunctions are memoised: the
+    candidates of one paste share most of their held phrases)."""
+
+    def __init__(self, index: LookupIndex) -> None:
+        self.index = index
+        self.rare_df = max(2.0, DISTINCTIVE_SHARE * len(index))
+        self.rare_idf = index.idf_at(self.rare_df)
+        self._conjunctions: dict[frozenset[str], bool] = {}
+
+    def specific(self, held: list[str], idf: dict[str, float]) -> bool:
+        if any(idf[t] >= self.rare_idf for t in held):
+            return True
+        if len(held) < MIN_SHARED_WORDS:
+            return False
+        key = frozenset(held)
+        if key not in self._conjunctions:
+            self._conjunctions[key] = self.index.holding_all(key) <= self.rare_df
+        return self._conjunctions[key]
+
+
+def _measure(entry: IndexedEntry, rarity: _Rarity, query: dict[str, float], text: str) -> _Evidence:
     """Judge the entry by its best phrasing: coverage of that phrasing by the paste, and how
     much of the paste it accounts for (so an entry with many patterns gains nothing by it)."""
-    idf = {token: index.idf(token) for _, words in entry.phrasings for token in words}
+    idf = {token: rarity.index.idf(token) for _, words in entry.phrasings for token in words}
     coverage = explained = 0.0
-    rare = index.idf_at(max(2.0, DISTINCTIVE_SHARE * len(index)))
     specific = False
     for weight, words in entry.phrasings:
         held_words = [t for t in words if query.get(t, 0.0) >= 0.6]
-        specific = specific or len(held_words) >= MIN_SHARED_WORDS or any(idf[t] >= rare for t in held_words)
+        specific = specific or rarity.specific(held_words, idf)
         mass = sum(idf[t] for t in words)
         if not mass:
             continue
@@ -156,7 +177,8 @@ def lookup(
     query, strong_text = _query_weights(text[:MAX_TEXT])
     if not query:
         return []
-    measured = [_measure(index, index.entries[i], query, strong_text) for i in _gather(index, query)]
+    rarity = _Rarity(index)
+    measured = [_measure(index.entries[i], rarity, query, strong_text) for i in _gather(index, query)]
     most_explained = max((m.explained for m in measured), default=0.0)
     scored = []
     for evidence in filter(_fits, measured):
