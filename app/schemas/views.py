@@ -128,7 +128,7 @@ class EntryHistory(BaseModel):
         description="What it came in as: errata's shipped files, an imported corpus, a reader's proposal"
     )
     origins: dict[str, str] = Field(
-        description="Top-level fields changed since, with who last changed each; the rest is as its source gave it"
+        description="Fields changed since, with who last changed each; the rest is as its source gave it"
     )
     credits: list[str] = Field(description="Display names of readers whose accepted proposals shaped it")
     url: str = Field(description="The history page")
