@@ -162,6 +162,13 @@ def moderation_log(session: Session, *, limit: int, offset: int) -> list[Moderat
         .limit(limit)
     ).all()
     return [
-        ModerationLogRow(evidence_uid=r.evidence_uid, action=r.action, reason=r.reason, at=r.at.isoformat())
+        ModerationLogRow(
+            evidence_uid=r.evidence_uid,
+            proposal_id=r.proposal_id,
+            entry_id=r.entry_id,
+            action=r.action,
+            reason=r.reason,
+            at=r.at.isoformat(),
+        )
         for r in rows
     ]
