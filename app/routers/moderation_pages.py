@@ -13,6 +13,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from app.config import Settings
 from app.db import read_session
+from app.i18n import lang_of_path, translations
 from app.routers.moderation_proposals import accept
 from app.routers.proposals import proposal_changes
 from app.services.evidence.reports import list_evidence, moderation_log, reject_evidence, restore_evidence
@@ -48,7 +49,8 @@ def _require(request: Request, settings: Settings, csrf: str) -> None:
     token = _admin_token(settings)
     sid = ms.session_id(token, request.cookies.get(ms.COOKIE)) if token else None
     if sid is None or not ms.csrf_ok(token, sid, csrf):
-        raise HTTPException(403, "Sign in as a moderator (or reload the page) first")
+        gettext = translations(lang_of_path(request.url.path)).gettext
+        raise HTTPException(403, gettext("Sign in as a moderator, then send the form again from its page"))
 
 
 def _base(lang: str) -> str:
