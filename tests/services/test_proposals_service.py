@@ -10,9 +10,9 @@ from app.db import make_engine, read_session
 from app.models import Entry
 from app.schemas.proposals import AnyProposalIn, ProposalIn
 from app.services.entries.read import get_entry
+from app.services.errors import RateLimited
 from app.services.evidence.reports import RateLimit
 from app.services.history.revisions import compare, entry_history, restore_revision
-from app.services.errors import RateLimited
 from app.services.lookup.index import LookupIndex
 from app.services.lookup.rank import lookup
 from app.services.proposals import queue
@@ -253,7 +253,7 @@ def test_proposals_are_rate_limited_per_client(shipped_engine):
     limit = RateLimit(submissions=2, window_seconds=60)
     now = datetime.now(UTC)
     body = ProposalIn.model_validate({"change": {"kind": "pattern", "pattern": "KV cache"}})
-    for n in range(2):
+    for _ in range(2):
         queue.submit_proposal(shipped_engine, body, entry_id=SEED_ID, client="c1", limit=limit, now=now)
     with pytest.raises(RateLimited) as caught:
         queue.submit_proposal(shipped_engine, body, entry_id=SEED_ID, client="c1", limit=limit, now=now)
