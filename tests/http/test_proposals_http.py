@@ -293,10 +293,9 @@ def test_moderation_api_lists_accepts_and_rejects(site):
         site.get("/api/v1/moderation/proposals", headers=AUTH, params={"status": "accepted"}).json()[0]["id"]
         == ids[0]
     )
+    third = site.post(API, json={"change": {"kind": "pattern", "pattern": "block"}}).json()["id"]
     bad_doc = site.post(
-        f"/api/v1/moderation/proposals/{site.post(API, json={'change': {'kind': 'pattern', 'pattern': 'block'}}).json()['id']}/accept",
-        headers=AUTH,
-        json={"document": "id: x\n"},
+        f"/api/v1/moderation/proposals/{third}/accept", headers=AUTH, json={"document": "id: x\n"}
     )
     assert bad_doc.status_code == 422 and bad_doc.json()["detail"][0]["field"].startswith("document")
     revert = site.post(f"/api/v1/moderation/errors/{SEED_ID}/revert", headers=AUTH, json={"revision": 1})
