@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.browser.test_pages import browser, site  # noqa: F401  (shared fixtures)
+from tests.browser.test_pages import AXE, browser, site  # noqa: F401  (shared fixtures)
 from tests.conftest import ADMIN_TOKEN, SEED_ID
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -89,3 +89,66 @@ def test_propose_review_accept_see_history_and_undo(site, reader, moderator):  #
     reader.click("form.compare button")
     reader.wait_for_url(lambda url: "from=1" in url and "to=3" in url)
     assert reader.locator("#diff").inner_text().strip().endswith("No differences.")
+
+
+def _pages_of_a_moderated_site(site, browser):  # noqa: F811
+    """Sign in, make one proposal, and give the paths of every page this feature adds."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{site}/moderation")
+    page.fill("input[name=token]", ADMIN_TOKEN)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{site}/moderation")
+    response = page.request.post(
+        f"{site}/api/v1/errors/{SEED_ID}/proposals",
+        data={
+            "change": {"kind": "doc", "title": "A page of the docs", "url": "https://docs.vllm.ai/en/stable/"}
+        },
+    )
+    number = response.json()["id"]
+    paths = [
+        f"/errors/{SEED_ID}/propose",
+        f"/zh/errors/{SEED_ID}/propose",
+        "/propose?q=QuuxError%3A+failed+at+%2Fhome%2Fzed%2Fq.conf",
+        f"/proposals/{number}",
+        f"/zh/proposals/{number}",
+        f"/errors/{SEED_ID}/history",
+        f"/zh/errors/{SEED_ID}/history",
+        "/moderation",
+        f"/zh/moderation/proposals/{number}",
+    ]
+    return context, page, paths
+
+
+def test_new_pages_fit_the_screen(site, browser):  # noqa: F811
+    context, page, paths = _pages_of_a_moderated_site(site, browser)
+    too_wide = []
+    for width in (320, 1280):
+        page.set_viewport_size({"width": width, "height": 800})
+        for path in paths:
+            page.goto(site + path)
+            scroll_width = page.evaluate("document.documentElement.scrollWidth")
+            if scroll_width > width:
+                too_wide.append((width, path, scroll_width))
+    context.close()
+    assert not too_wide
+
+
+def test_new_pages_have_no_serious_accessibility_violations(site, browser):  # noqa: F811
+    if not AXE.exists():
+        pytest.fail(f"axe-core is not installed: npm ci --prefix {AXE.parents[2]}")
+    context, page, paths = _pages_of_a_moderated_site(site, browser)
+    found = {}
+    for path in paths:
+        page.goto(site + path)
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        bad = [
+            f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        if bad:
+            found[path] = bad
+    context.close()
+    assert not found
