@@ -106,6 +106,15 @@ def test_api_new_entry_and_edit_through_the_general_address(site):
     assert response.status_code == 202
     assert response.json()["change"]["signature"] == "GadgetError: token=<token> rejected"
     assert site.get("/errors/demo/gadget-fails").status_code == 404
+    assert "/errors/demo/gadget-fails" not in site.get("/sitemap.xml").text
+    accepted = site.post(f"/api/v1/moderation/proposals/{response.json()['id']}/accept", headers=AUTH)
+    assert accepted.json()["entry_id"] == "demo/gadget-fails"
+    created = site.get("/errors/demo/gadget-fails.json").json()
+    assert created["history"]["source"] == "proposal" and created["history"]["last_change"]["revision"] == 1
+    assert "/zh/errors/demo/gadget-fails" in site.get("/sitemap.xml").text
+    assert site.post("/api/v1/lookup", json={"text": "GadgetError: token=zzz rejected"}).json()["matches"][0][
+        "id"
+    ] == ("demo/gadget-fails")
     edit = {"entry_id": SEED_ID, "change": {"kind": "doc", "title": "Docs", "url": "https://docs.vllm.ai/"}}
     assert site.post("/api/v1/proposals", json=edit).status_code == 202
     no_target = site.post("/api/v1/proposals", json={"change": {"kind": "signature", "signature": "x"}})

@@ -13,6 +13,8 @@ from app.services.entries.read import get_entry
 from app.services.errors import RateLimited
 from app.services.evidence.reports import RateLimit
 from app.services.history.revisions import compare, entry_history, restore_revision
+from app.services.interchange.documents import dump_document, to_document
+from app.services.interchange.importer import import_paths
 from app.services.lookup.index import LookupIndex
 from app.services.lookup.rank import lookup
 from app.services.proposals import queue
@@ -261,3 +263,17 @@ def test_proposals_are_rate_limited_per_client(shipped_engine):
     queue.submit_proposal(shipped_engine, body, entry_id=SEED_ID, client="c2", limit=limit, now=now)
     later = now + timedelta(seconds=61)
     queue.submit_proposal(shipped_engine, body, entry_id=SEED_ID, client="c1", limit=limit, now=later)
+
+
+def test_an_import_that_changes_a_field_gives_it_back_to_its_source(shipped_engine, tmp_path):
+    view = propose(shipped_engine, {"kind": "pattern", "pattern": "KV cache"})
+    queue.accept_proposal(shipped_engine, view.id)
+    assert entry(shipped_engine).history.origins == {"patterns": f"proposal #{view.id}"}
+    doc = to_document(entry(shipped_engine), [])
+    changed = doc.model_copy(update={"patterns": doc.patterns[:-1], "scope": "linux"})
+    (tmp_path / "llm").mkdir()
+    (tmp_path / "llm" / "vllm-block-manager-out-of-memory.yaml").write_text(dump_document(changed))
+    assert import_paths(shipped_engine, [tmp_path]).failed == 0
+    after = entry(shipped_engine)
+    assert after.scope == "linux" and after.history.origins == {}
+    assert after.history.last_change.by == "import"
