@@ -34,6 +34,13 @@ def test_word_diff_marks_only_what_changed():
     assert segments == [("del", "内"), ("ins", "显"), ("same", "存不足")]
 
 
+def test_a_rewrite_shows_the_old_text_then_the_new():
+    segments = [
+        (s.op, s.text) for s in word_diff("The signature above is reported", "Blocks run out under load")
+    ]
+    assert segments == [("del", "The signature above is reported"), ("ins", "Blocks run out under load")]
+
+
 def test_diff_names_each_changed_field_and_its_language():
     old = {"title": {"en": "A", "zh": "甲"}, "patterns": ["x"], "docs": [{"title": "T", "url": "https://a"}]}
     new = {"title": {"en": "A", "zh": "乙"}, "patterns": ["x", "y"], "docs": []}

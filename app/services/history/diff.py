@@ -69,10 +69,17 @@ def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+# Below this share of words in common, a rewrite reads better as the old text, then the new.
+REWRITE_RATIO = 0.5
+
+
 def word_diff(old: str, new: str) -> list[Segment]:
     a, b = _tokens(old), _tokens(new)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.ratio() < REWRITE_RATIO:
+        return [Segment(op="del", text=old), Segment(op="ins", text=new)]
     segments: list[Segment] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             segments.append(Segment(op="same", text="".join(a[i1:i2])))
             continue
