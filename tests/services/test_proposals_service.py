@@ -277,3 +277,16 @@ def test_an_import_that_changes_a_field_gives_it_back_to_its_source(shipped_engi
     after = entry(shipped_engine)
     assert after.scope == "linux" and after.history.origins == {}
     assert after.history.last_change.by == "import"
+
+
+def test_a_pattern_that_only_matched_what_scrubbing_removed_is_refused(shipped_engine):
+    change = {
+        "kind": "new_entry",
+        "domain": "demo",
+        "title": {"en": "Cannot reach the cache"},
+        "signature": "CacheError: cannot reach 10.1.2.3",
+        "patterns": [r"cannot reach 10\.1"],
+    }
+    with pytest.raises(ProposalInvalid) as caught:
+        propose(shipped_engine, change, entry_id=None)
+    assert caught.value.loc == ("change",) and "once scrubbed" in caught.value.msg

@@ -8,7 +8,7 @@ is on import (EntryDoc), so a change that would break the entry is refused namin
 import re
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, TypeAdapter, ValidationError, model_validator
 
 from app.schemas.common import ITEM_KEY_RE, RegexPattern, Str, Strict, Text, compile_pattern
 from app.schemas.document import DocLinkDoc, EntryDoc, PriorDoc, ProvenanceDoc, VersionDoc
@@ -151,8 +151,14 @@ _VERBATIM = {
 }
 
 
+_CHANGE = TypeAdapter(Change)
+
+
 def scrub_change(change) -> dict:
-    """The change as it will be stored: every free text scrubbed; patterns, URLs and keys as given."""
+    """The change as it will be stored: every free text scrubbed; patterns, URLs and keys as given.
+
+    Validated again once scrubbed: a pattern that matched a signature's address or user
+    name may no longer match the scrubbed signature."""
 
     def clean(key, value):
         if isinstance(value, dict):
@@ -163,7 +169,13 @@ def scrub_change(change) -> dict:
             return scrub(value)
         return value
 
-    return clean(None, change.model_dump(mode="json"))
+    scrubbed = clean(None, change.model_dump(mode="json"))
+    try:
+        _CHANGE.validate_python(scrubbed)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        raise ProposalInvalid(("change", *error["loc"][1:]), f"{error['msg']} (once scrubbed)") from None
+    return scrubbed
 
 
 def _slug(text: str) -> str:
