@@ -290,3 +290,13 @@ def test_a_pattern_that_only_matched_what_scrubbing_removed_is_refused(shipped_e
     with pytest.raises(ProposalInvalid) as caught:
         propose(shipped_engine, change, entry_id=None)
     assert caught.value.loc == ("change",) and "once scrubbed" in caught.value.msg
+
+
+def test_a_json_payload_from_outside_http_is_checked_the_same_way(shipped_engine):
+    view = queue.submit_payload(
+        shipped_engine, {"entry_id": SEED_ID, "change": {"kind": "pattern", "pattern": "KV cache"}}
+    )
+    assert view.status == "pending"
+    with pytest.raises(ProposalInvalid) as caught:
+        queue.submit_payload(shipped_engine, {"entry_id": SEED_ID, "change": {"kind": "doc", "title": "x"}})
+    assert caught.value.loc == ("change", "doc", "url")

@@ -105,6 +105,17 @@ def submit_proposal(
         return view_of(row)
 
 
+def submit_payload(engine: Engine, payload: dict, **options) -> ProposalView:
+    """submit_proposal for a JSON body from outside HTTP (the MCP tool): the same shape as
+    POST /api/v1/proposals, a bad field raised as ProposalInvalid naming it."""
+    try:
+        body = AnyProposalIn.model_validate(payload)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        raise ProposalInvalid(tuple(error["loc"]), error["msg"]) from None
+    return submit_proposal(engine, body, **options)
+
+
 def _row(session: Session, proposal_id: int) -> Proposal:
     row = session.get(Proposal, proposal_id)
     if row is None:
