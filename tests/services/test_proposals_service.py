@@ -300,3 +300,17 @@ def test_a_json_payload_from_outside_http_is_checked_the_same_way(shipped_engine
     with pytest.raises(ProposalInvalid) as caught:
         queue.submit_payload(shipped_engine, {"entry_id": SEED_ID, "change": {"kind": "doc", "title": "x"}})
     assert caught.value.loc == ("change", "doc", "url")
+
+
+def test_accepting_what_changes_nothing_is_refused(shipped_engine):
+    first, second = (propose(shipped_engine, {"kind": "pattern", "pattern": "KV cache"}) for _ in range(2))
+    queue.accept_proposal(shipped_engine, first.id)
+    with pytest.raises(ProposalInvalid) as caught:  # the same pattern, accepted already
+        queue.accept_proposal(shipped_engine, second.id)
+    assert caught.value.loc == ("change", "pattern")
+    unchanged = queue.editable_document(to_document(entry(shipped_engine), []))
+    with pytest.raises(ProposalInvalid) as caught:  # a moderator's edit back to the entry as it is
+        queue.accept_proposal(shipped_engine, second.id, document=unchanged)
+    assert caught.value.loc == ("document",)
+    with read_session(shipped_engine) as session:
+        assert queue.get_proposal(session, second.id).status == "pending"

@@ -218,7 +218,8 @@ def accept_proposal(
         summary = row.note or None
         if document and document.strip():
             summary = f"{summary} (edited by a moderator)" if summary else "edited by a moderator"
-        save_document(session, doc, now=now, author=author_of(row.id), summary=summary)
+        if save_document(session, doc, now=now, author=author_of(row.id), summary=summary) == "unchanged":
+            raise ProposalInvalid(("document",), "changes nothing in the entry as it is now")
         row.accepted_revision = session.get(Entry, doc.id).revision
         _decide(session, row, "accepted", now, None)
         session.add(row)
