@@ -16,9 +16,13 @@ from app.routers import (
     evidence,
     feeds,
     health,
+    history,
     lookup,
     moderation,
+    moderation_pages,
+    moderation_proposals,
     pages,
+    proposals,
 )
 from app.services.lookup.index import LookupIndex
 from app.web import errors
@@ -58,12 +62,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(evidence.api_router)
     app.include_router(lookup.api_router)
     app.include_router(moderation.router)
+    app.include_router(moderation_proposals.router)
+    app.include_router(proposals.api_router)
     app.include_router(health.router)
     app.include_router(feeds.router)
     for prefix in ("", "/zh"):
         app.include_router(pages.router, prefix=prefix)
         app.include_router(evidence.form_router, prefix=prefix)
         app.include_router(lookup.page_router, prefix=prefix)
+        # Before the entry pages: /errors/{id} would take /errors/{id}/history as an id.
+        app.include_router(history.router, prefix=prefix, include_in_schema=not prefix)
+        app.include_router(proposals.page_router, prefix=prefix)
+        app.include_router(moderation_pages.router, prefix=prefix)
         app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
     errors.install(app)
     app.add_middleware(BodyLimitMiddleware, settings=settings)

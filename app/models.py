@@ -54,6 +54,14 @@ class Entry(SQLModel, table=True):
     changed: int = Field(default=0, index=True)
     created_at: datetime
     updated_at: datetime = Field(index=True)
+    # Who made the current revision ("import", "moderator", "proposal #N") and why.
+    changed_by: str | None = Field(default=None, max_length=100)
+    change_summary: str | None = Field(default=None, sa_column=Column(Text))
+    # Top-level content field -> who last changed it, for fields changed after the entry
+    # came in; a field not named here is as its source (shipped or imported) gave it.
+    field_origins: dict = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
 
 
 class Pattern(SQLModel, table=True):
@@ -193,14 +201,21 @@ class EntryRevision(SQLModel, table=True):
     revision: int
     content: dict = Field(sa_column=Column(JSON, nullable=False))
     replaced_at: datetime
+    # Who made this revision, why, and when (null for revisions kept before this was recorded).
+    author: str | None = Field(default=None, max_length=100)
+    summary: str | None = Field(default=None, sa_column=Column(Text))
+    made_at: datetime | None = None
 
 
 class ModerationAction(SQLModel, table=True):
     __tablename__ = "moderation_action"
 
     id: int | None = Field(default=None, primary_key=True)
-    evidence_uid: str = Field(index=True, max_length=64)
-    action: str = Field(max_length=20)  # reject | restore
+    # What was acted on: a report, a proposal, or an entry (a revision restored).
+    evidence_uid: str | None = Field(default=None, index=True, max_length=64)
+    proposal_id: int | None = Field(default=None, index=True)
+    entry_id: str | None = Field(default=None, max_length=300)
+    action: str = Field(max_length=20)  # reject | restore | accept | revert
     reason: str | None = Field(default=None, sa_column=Column(Text))
     at: datetime
 
@@ -213,3 +228,30 @@ class Paste(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=32)  # digest of the text: one row per text
     text: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime
+
+
+class Proposal(SQLModel, table=True):
+    """A reader's proposed edit of an entry, or a new entry; it changes nothing until accepted."""
+
+    __tablename__ = "proposal"
+    __table_args__ = (
+        Index("ix_proposal_status_time", "status", "submitted_at"),
+        Index("ix_proposal_client_time", "client", "submitted_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    # The entry edited; for a new entry, the id it proposes (not a foreign key: it may never exist).
+    entry_id: str = Field(index=True, max_length=300)
+    kind: str = Field(max_length=20)
+    # The change as validated (one of the shapes in app.services.proposals.changes), scrubbed.
+    change: dict = Field(sa_column=Column(JSON, nullable=False))
+    note: str | None = Field(default=None, sa_column=Column(Text))
+    display_name: str | None = Field(default=None, max_length=60)
+    base_revision: int | None = None  # the entry's revision when proposed; null for a new entry
+    status: str = Field(default="pending", max_length=10)  # pending | accepted | rejected
+    submitted_at: datetime
+    decided_at: datetime | None = None
+    reason: str | None = Field(default=None, sa_column=Column(Text))
+    accepted_revision: int | None = None
+    # Salted hash of the submitting client, for the rate limit and moderation; never shown.
+    client: str | None = Field(default=None, max_length=64)

@@ -11,3 +11,8 @@ def entry_url(entry_id: str, *, lang: str = "en", fmt: str = "html") -> str:
 
 def domain_url(domain: str, *, lang: str = "en") -> str:
     return f"{'/zh' if lang == 'zh' else ''}/domains/{quote(domain)}"
+
+
+def history_url(entry_id: str, *, lang: str = "en", fmt: str = "html") -> str:
+    suffix = "" if fmt == "html" else f".{fmt}"
+    return f"{entry_url(entry_id, lang=lang)}/history{suffix}"

@@ -38,6 +38,7 @@ def test_empty_database_upgrades_to_head_with_every_table(tmp_path):
         "evidence_version",
         "entry_revision",
         "moderation_action",
+        "proposal",
         "entry_fts",
         "entry_fts_cjk",
     } <= tables

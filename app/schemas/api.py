@@ -98,7 +98,9 @@ class ModerationEvidence(EvidenceView):
 
 
 class ModerationLogRow(BaseModel):
-    evidence_uid: str
+    evidence_uid: str | None
+    proposal_id: int | None = None
+    entry_id: str | None = None
     action: str
     reason: str | None
     at: str

@@ -113,6 +113,27 @@ class EntryLinks(BaseModel):
     model_config = {"populate_by_name": True}
 
 
+class LastChange(BaseModel):
+    revision: int
+    by: str = Field(description='"import", "moderator" or "proposal #N"')
+    summary: str | None
+    at: datetime
+
+
+class EntryHistory(BaseModel):
+    """Where the entry came from and how it changed since: the history page has every revision."""
+
+    last_change: LastChange
+    source: Literal["shipped", "imported", "proposal"] = Field(
+        description="What it came in as: errata's shipped files, an imported corpus, a reader's proposal"
+    )
+    origins: dict[str, str] = Field(
+        description="Fields changed since, with who last changed each; the rest is as its source gave it"
+    )
+    credits: list[str] = Field(description="Display names of readers whose accepted proposals shaped it")
+    url: str = Field(description="The history page")
+
+
 class EntryView(BaseModel):
     schema_version: int = SCHEMA_VERSION
     id: str
@@ -150,6 +171,7 @@ class EntryView(BaseModel):
     created_at: datetime
     updated_at: datetime
     revision: int
+    history: EntryHistory | None = None
 
     def ranked_workarounds(self) -> list[WorkaroundView]:
         """Best measured success first; the curated order breaks ties."""

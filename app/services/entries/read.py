@@ -12,6 +12,7 @@ from app.models import (
     Evidence,
     EvidenceVersion,
     Pattern,
+    Proposal,
     Relation,
     VersionRow,
     Workaround,
@@ -28,10 +29,12 @@ from app.schemas.document import (
 from app.schemas.views import (
     DEAD_END_THRESHOLD,
     DeadEndView,
+    EntryHistory,
     EntryLinks,
     EntrySummary,
     EntryView,
     EvidenceView,
+    LastChange,
     PriorView,
     RelatedView,
     RelatedViews,
@@ -41,7 +44,7 @@ from app.schemas.views import (
 )
 from app.services.errors import EntryNotFound
 from app.services.evidence import stats
-from app.urls import entry_url
+from app.urls import entry_url, history_url
 
 RECENT_EVIDENCE = 10
 
@@ -144,6 +147,34 @@ def _related(session: Session, entry_id: str) -> RelatedViews:
     return RelatedViews(**grouped)
 
 
+# Provenance sources the importers write: the deadends.dev corpus, and a reader's new entry.
+_SOURCES = {"deadends.dev": "imported", "reader proposal": "proposal"}
+
+
+def _history(session: Session, entry: Entry) -> EntryHistory:
+    credits = session.exec(
+        select(Proposal.display_name)
+        .where(
+            Proposal.entry_id == entry.id,
+            Proposal.status == "accepted",
+            col(Proposal.display_name).is_not(None),
+        )
+        .order_by(col(Proposal.id))
+    ).all()
+    return EntryHistory(
+        last_change=LastChange(
+            revision=entry.revision,
+            by=entry.changed_by or "import",
+            summary=entry.change_summary,
+            at=entry.updated_at,
+        ),
+        source=_SOURCES.get(entry.source or "", "shipped"),
+        origins=entry.field_origins or {},
+        credits=list(dict.fromkeys(credits)),
+        url=history_url(entry.id),
+    )
+
+
 def canonical_id(session: Session, entry_id: str) -> str:
     """The id as stored, forgiving case and stray slashes (`LLM/Foo/` -> `llm/foo`)."""
     if session.get(Entry, entry_id) is not None:
@@ -244,6 +275,7 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
         created_at=entry.created_at,
         updated_at=entry.updated_at,
         revision=entry.revision,
+        history=_history(session, entry),
     )
 
 

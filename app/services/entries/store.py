@@ -179,12 +179,31 @@ def _add_missing_evidence(session: Session, doc: EntryDoc) -> int:
     return added
 
 
-def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResult:
+IMPORT = "import"  # the author of revisions the importer writes
+
+
+def _origins(previous: dict, content: dict, origins: dict, author: str) -> dict:
+    """Who each changed top-level field now comes from: the author, or (an import) its source again."""
+    changed = {k for k in previous.keys() | content.keys() if previous.get(k) != content.get(k)}
+    kept = {k: v for k, v in origins.items() if k not in changed}
+    return kept if author == IMPORT else {**kept, **dict.fromkeys(sorted(changed), author)}
+
+
+def save_document(
+    session: Session,
+    doc: EntryDoc,
+    *,
+    now: datetime,
+    author: str = IMPORT,
+    summary: str | None = None,
+) -> SaveResult:
     """Create or update one entry from its document, in the caller's transaction.
 
     Unchanged content leaves the entry alone (not even its revision); changed content
-    keeps the previous content in entry_revision and bumps the revision. Evidence in
-    the document is added when its uid is new; evidence is never deleted here.
+    keeps the previous content in entry_revision, with who made it and why, and bumps
+    the revision. `author` ("import", "moderator", "proposal #N") and `summary` describe
+    the new revision. Evidence in the document is added when its uid is new; evidence
+    is never deleted here.
     """
     columns = _entry_columns(doc)
     entry = session.get(Entry, doc.id)
@@ -199,6 +218,9 @@ def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResu
             revision=doc.revision or 1,
             created_at=doc.created_at or now,
             updated_at=doc.updated_at or now,
+            changed_by=author,
+            change_summary=summary,
+            field_origins={},
         )
         session.add(entry)
         session.flush()
@@ -206,8 +228,18 @@ def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResu
         result = "updated"
         previous = document_content(get_entry(session, doc.id))
         session.add(
-            EntryRevision(entry_id=doc.id, revision=entry.revision, content=previous, replaced_at=now)
+            EntryRevision(
+                entry_id=doc.id,
+                revision=entry.revision,
+                content=previous,
+                replaced_at=now,
+                author=entry.changed_by,
+                summary=entry.change_summary,
+                made_at=entry.updated_at,
+            )
         )
+        entry.field_origins = _origins(previous, doc.content(), entry.field_origins or {}, author)
+        entry.changed_by, entry.change_summary = author, summary
         for model in _CHILDREN:
             session.exec(delete(model).where(model.entry_id == doc.id))
         for name, value in columns.items():

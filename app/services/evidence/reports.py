@@ -48,11 +48,13 @@ def _item_kind(session: Session, entry_id: str, item: str | None) -> str | None:
     raise ItemNotFound(entry_id, item)
 
 
-def _check_rate(session: Session, client: str, limit: RateLimit, now: datetime) -> None:
+def check_rate(session: Session, client: str, limit: RateLimit, now: datetime, model=Evidence) -> None:
+    """Refuse a client's submission past its limit: rows of `model` (with `client` and
+    `submitted_at` columns) it stored in the window count, inside the caller's transaction."""
     since = now - timedelta(seconds=limit.window_seconds)
     recent = session.exec(
-        select(func.count(), func.min(Evidence.submitted_at)).where(
-            Evidence.client == client, Evidence.submitted_at > since
+        select(func.count(), func.min(model.submitted_at)).where(
+            model.client == client, model.submitted_at > since
         )
     ).one()
     count, oldest = recent
@@ -81,7 +83,7 @@ def record_evidence(
             raise EntryNotFound(entry_id)
         kind = _item_kind(session, entry_id, report.item)
         if client is not None and limit is not None:
-            _check_rate(session, client, limit, now)
+            check_rate(session, client, limit, now)
         doc = EvidenceDoc(
             uid=new_uid(now),
             item=report.item,
@@ -160,6 +162,13 @@ def moderation_log(session: Session, *, limit: int, offset: int) -> list[Moderat
         .limit(limit)
     ).all()
     return [
-        ModerationLogRow(evidence_uid=r.evidence_uid, action=r.action, reason=r.reason, at=r.at.isoformat())
+        ModerationLogRow(
+            evidence_uid=r.evidence_uid,
+            proposal_id=r.proposal_id,
+            entry_id=r.entry_id,
+            action=r.action,
+            reason=r.reason,
+            at=r.at.isoformat(),
+        )
         for r in rows
     ]

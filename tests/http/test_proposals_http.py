@@ -1,0 +1,319 @@
+"""Proposals, the moderator's pages and history through the real app and a real database."""
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.web import moderator_session
+from tests.conftest import ADMIN_TOKEN, SEED_ID, make_settings
+
+AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+API = f"/api/v1/errors/{SEED_ID}/proposals"
+
+
+def _site(settings) -> Iterator[TestClient]:
+    # https: the moderator's cookie is Secure, so a client sends it back only over https.
+    with TestClient(create_app(settings), base_url="https://testserver", follow_redirects=False) as client:
+        yield client
+
+
+@pytest.fixture
+def site(shipped_settings) -> Iterator[TestClient]:
+    yield from _site(shipped_settings)
+
+
+def soup(response) -> BeautifulSoup:
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def sign_in(client) -> str:
+    response = client.post("/moderation/login", data={"token": ADMIN_TOKEN})
+    assert response.status_code == 303
+    page = client.get("/moderation")
+    assert page.status_code == 200
+    return soup(page).select_one("input[name=csrf]")["value"]
+
+
+def test_api_proposal_is_202_pending_and_the_entry_is_unchanged(site):
+    before = site.get(f"/errors/{SEED_ID}.json")
+    response = site.post(
+        API, json={"change": {"kind": "pattern", "pattern": "KV cache block"}, "display_name": "Ada"}
+    )
+    assert response.status_code == 202
+    body = response.json()
+    assert (
+        body["status"] == "pending"
+        and body["entry_id"] == SEED_ID
+        and body["url"] == f"/proposals/{body['id']}"
+    )
+    assert "client" not in body
+    assert site.get(f"/api/v1/proposals/{body['id']}").json()["status"] == "pending"
+    after = site.get(f"/errors/{SEED_ID}.json")
+    assert after.headers["etag"] == before.headers["etag"] and after.json() == before.json()
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"change": {"kind": "pattern", "pattern": "never printed"}}, "change.pattern"),
+        ({"change": {"kind": "pattern", "pattern": "(a"}}, "change.pattern.pattern"),
+        ({"change": {"kind": "text", "field": "title", "lang": "fr", "text": "x"}}, "change.text.lang"),
+        (
+            {"change": {"kind": "signature", "signature": "x"}, "display_name": "me@example.com"},
+            "display_name",
+        ),
+        ({"change": {"kind": "signature", "signature": "x"}, "extra": 1}, "extra"),
+    ],
+)
+def test_api_refuses_a_bad_field_by_name(site, body, field):
+    response = site.post(API, json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["field"] == field
+
+
+def test_api_unknown_entry_too_large_and_too_many(shipped_settings, tmp_path):
+    with TestClient(create_app(shipped_settings)) as client:
+        assert (
+            client.post(
+                "/api/v1/errors/no/such/proposals", json={"change": {"kind": "signature", "signature": "x"}}
+            ).status_code
+            == 404
+        )
+        huge = {"change": {"kind": "signature", "signature": "x" * 70_000}}
+        assert client.post(API, json=huge).status_code == 413
+    limited = make_settings(shipped_settings.database_url.removeprefix("sqlite:///"), rate_limit=2)
+    with TestClient(create_app(limited)) as client:
+        body = {"change": {"kind": "pattern", "pattern": "KV cache"}}
+        assert [client.post(API, json=body).status_code for _ in range(3)] == [202, 202, 429]
+        assert int(client.post(API, json=body).headers["retry-after"]) >= 1
+
+
+def test_api_new_entry_and_edit_through_the_general_address(site):
+    new = {
+        "change": {
+            "kind": "new_entry",
+            "domain": "demo",
+            "title": {"en": "Gadget fails"},
+            "signature": "GadgetError: token=abcdef123456 rejected",
+            "patterns": ["GadgetError: .* rejected"],
+        }
+    }
+    response = site.post("/api/v1/proposals", json=new)
+    assert response.status_code == 202
+    assert response.json()["change"]["signature"] == "GadgetError: token=<token> rejected"
+    assert site.get("/errors/demo/gadget-fails").status_code == 404
+    assert "/errors/demo/gadget-fails" not in site.get("/sitemap.xml").text
+    accepted = site.post(f"/api/v1/moderation/proposals/{response.json()['id']}/accept", headers=AUTH)
+    assert accepted.json()["entry_id"] == "demo/gadget-fails"
+    created = site.get("/errors/demo/gadget-fails.json").json()
+    assert created["history"]["source"] == "proposal" and created["history"]["last_change"]["revision"] == 1
+    assert "/zh/errors/demo/gadget-fails" in site.get("/sitemap.xml").text
+    assert site.post("/api/v1/lookup", json={"text": "GadgetError: token=zzz rejected"}).json()["matches"][0][
+        "id"
+    ] == ("demo/gadget-fails")
+    edit = {"entry_id": SEED_ID, "change": {"kind": "doc", "title": "Docs", "url": "https://docs.vllm.ai/"}}
+    assert site.post("/api/v1/proposals", json=edit).status_code == 202
+    no_target = site.post("/api/v1/proposals", json={"change": {"kind": "signature", "signature": "x"}})
+    assert no_target.status_code == 422 and no_target.json()["detail"][0]["field"] == "entry_id"
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh"])
+def test_propose_from_the_entry_page_form(site, prefix):
+    entry = soup(site.get(f"{prefix}/errors/{SEED_ID}"))
+    propose_url = entry.select_one("#improve-link")["href"]
+    assert propose_url == f"{prefix}/errors/{SEED_ID}/propose"
+    page = soup(site.get(propose_url))
+    kinds = {f.select_one("input[name=kind]")["value"] for f in page.select("form.propose")}
+    assert kinds == {"text", "signature", "variant", "pattern", "workaround", "dead_end", "version", "doc"}
+    action = page.select_one("#p-text form")["action"]
+    response = site.post(
+        action,
+        data={"kind": "text", "field": "root_cause", "lang": "zh", "text": "<script>alert(1)</script>根因"},
+    )
+    assert response.status_code == 303
+    assert re.fullmatch(rf"{prefix}/proposals/\d+\?sent=1", response.headers["location"])
+    shown = site.get(response.headers["location"])
+    assert "<script>alert(1)" not in shown.text and "&lt;script&gt;alert(1)&lt;/script&gt;根因" in shown.text
+    html = soup(shown)
+    assert html.select_one("#proposal-confirmation") and html.select_one("table.diff ins")
+    bad = site.post(action, data={"kind": "pattern", "pattern": "nothing like it"})
+    assert bad.status_code == 422 and "change.pattern" in bad.text
+
+
+def test_paste_with_no_match_leads_to_a_scrubbed_new_entry_form(site):
+    paste = "zed@box:~$ quuxctl up\nQuuxError: failed to frobnicate /home/zed/quux.conf at 10.9.8.7"
+    lookup = soup(site.get("/lookup", params={"q": paste}))
+    link = lookup.select_one("#propose-new")["href"]
+    form = soup(site.get(link))
+    signature = form.select_one("textarea[name=signature]").text
+    kept = form.select_one("textarea[name=paste]").text
+    assert signature == "QuuxError: failed to frobnicate /home/<user>/quux.conf at <ip>"
+    assert "zed" not in kept and "10.9.8.7" not in kept
+    response = site.post(
+        "/proposals",
+        data={
+            "kind": "new_entry",
+            "domain": "demo",
+            "title_en": "Quux cannot frobnicate",
+            "signature": signature,
+            "patterns": "QuuxError: failed to frobnicate",
+            "paste": paste,
+        },
+    )
+    assert response.status_code == 303
+    proposal = site.get(f"/api/v1{response.headers['location'].split('?')[0]}").json()
+    assert proposal["kind"] == "new_entry" and "zed" not in proposal["change"]["paste"]
+
+
+def test_moderator_signs_in_once_with_a_safe_cookie(site):
+    assert "token" in site.get("/moderation").text
+    assert site.post("/moderation/login", data={"token": "wrong"}).status_code == 403
+    response = site.post("/moderation/login", data={"token": ADMIN_TOKEN})
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"{moderator_session.COOKIE}=")
+    for flag in ("HttpOnly", "Secure", "SameSite=strict", "Max-Age=28800", "Path=/"):
+        assert flag in cookie
+    assert ADMIN_TOKEN not in cookie
+    page = site.get("/moderation")
+    assert page.headers["cache-control"] == "no-store"
+    assert soup(page).select_one("#proposals")
+
+
+def test_moderator_forms_need_the_sessions_csrf_token(site, shipped_settings):
+    pid = site.post(API, json={"change": {"kind": "pattern", "pattern": "KV cache"}}).json()["id"]
+    assert site.post(f"/moderation/proposals/{pid}/accept", data={"csrf": "x"}).status_code == 403
+    csrf = sign_in(site)
+    assert site.post(f"/moderation/proposals/{pid}/accept", data={"csrf": "forged"}).status_code == 403
+    with next(_site(shipped_settings)) as other:  # another moderator's session, another token
+        other_csrf = sign_in(other)
+    assert site.post(f"/moderation/proposals/{pid}/accept", data={"csrf": other_csrf}).status_code == 403
+    assert site.get(f"/api/v1/proposals/{pid}").json()["status"] == "pending"
+    assert site.post(f"/moderation/proposals/{pid}/accept", data={"csrf": csrf}).status_code == 303
+    assert site.get(f"/api/v1/proposals/{pid}").json()["status"] == "accepted"
+
+
+def test_review_accept_see_history_and_undo(site):
+    before = site.get(f"/errors/{SEED_ID}.json")
+    pid = site.post(
+        API,
+        json={
+            "change": {
+                "kind": "text",
+                "field": "title",
+                "lang": "zh",
+                "text": "<script>alert(1)</script>更好的标题",
+            },
+            "display_name": "Ada",
+        },
+    ).json()["id"]
+    csrf = sign_in(site)
+    queue = soup(site.get("/moderation"))
+    assert f"/moderation/proposals/{pid}" in [a["href"] for a in queue.select("#proposals a")]
+    review = site.get(f"/moderation/proposals/{pid}")
+    assert "<script>alert(1)" not in review.text
+    page = soup(review)
+    assert page.select_one("table.diff th code").text == "title.zh"
+    assert page.select_one("#edit textarea[name=document]").text.startswith(f"id: {SEED_ID}")
+    assert site.post(f"/moderation/proposals/{pid}/accept", data={"csrf": csrf}).status_code == 303
+
+    after = site.get(f"/errors/{SEED_ID}.json")
+    assert (
+        after.json()["title"]["zh"] == "<script>alert(1)</script>更好的标题"
+        and after.json()["revision"] == before.json()["revision"] + 1
+    )
+    assert after.headers["etag"] != before.headers["etag"]
+    assert after.json()["history"]["credits"] == ["Ada"]
+    feed = site.get("/feed.atom").text
+    assert feed.index(SEED_ID) < feed.index("<entry>", feed.index("<entry>") + 1)
+    zh = soup(site.get(f"/zh/errors/{SEED_ID}"))
+    # Entry text is sanitised Markdown: the script is gone, the words stay.
+    assert "更好的标题" in zh.select_one("h1").text and not zh.select("main script")
+    assert f"/zh/proposals/{pid}" in [a["href"] for a in zh.select("#last-change a")]
+    assert zh.select_one("#credits .credit-name").text == "Ada"
+    assert zh.select_one("#history-link")["href"] == f"/zh/errors/{SEED_ID}/history"
+
+    history = site.get(f"/errors/{SEED_ID}/history.json").json()
+    assert [r["author"] for r in history["revisions"]][:2] == [f"proposal #{pid}", "import"]
+    assert history["revisions"][0]["changed"] == ["title"]
+    assert [c["path"] for c in history["diff"]["changes"]] == ["title.zh"]
+    page = site.get(f"/zh/errors/{SEED_ID}/history")
+    assert (
+        page.status_code == 200
+        and "<script>alert(1)" not in page.text
+        and soup(page).select_one("table.diff ins")
+    )
+
+    undo = soup(site.get(f"/moderation/proposals/{pid}")).select_one("#undo")
+    data = {i["name"]: i["value"] for i in undo.select("input")}
+    assert site.post(undo["action"], data=data).status_code == 303
+    restored = site.get(f"/errors/{SEED_ID}.json").json()
+    assert (
+        restored["title"] == before.json()["title"] and restored["revision"] == before.json()["revision"] + 2
+    )
+    old, new = before.json()["revision"], restored["revision"]
+    same = site.get(f"/errors/{SEED_ID}/history.json", params={"from": old, "to": new}).json()
+    assert same["diff"]["changes"] == []
+    assert site.get(f"/errors/{SEED_ID}/history.json", params={"from": 99}).status_code == 404
+    log = site.get("/api/v1/moderation/log", headers=AUTH).json()
+    assert [(a["action"], a["proposal_id"]) for a in log[:2]] == [("revert", None), ("accept", pid)]
+
+
+def test_reject_with_a_reason_and_moderate_evidence_from_the_page(site):
+    pid = site.post(API, json={"change": {"kind": "signature", "signature": "spam"}}).json()["id"]
+    csrf = sign_in(site)
+    assert (
+        site.post(f"/moderation/proposals/{pid}/reject", data={"csrf": csrf, "reason": "not it"}).status_code
+        == 303
+    )
+    proposal = site.get(f"/api/v1/proposals/{pid}").json()
+    assert proposal["status"] == "rejected" and proposal["reason"] == "not it"
+    uid = site.post(f"/api/v1/errors/{SEED_ID}/evidence", json={"outcome": "failed"}).json()["evidence"][
+        "uid"
+    ]
+    count = site.get(f"/errors/{SEED_ID}.json").json()["evidence_count"]
+    reports = soup(site.get("/moderation", params={"entry": SEED_ID}))
+    form = next(f for f in reports.select("#reports form") if uid in f["action"])
+    assert site.post(form["action"], data={"csrf": csrf, "reason": "test"}).status_code == 303
+    assert site.get(f"/errors/{SEED_ID}.json").json()["evidence_count"] == count - 1
+    assert site.post(f"/moderation/evidence/{uid}/restore", data={"csrf": csrf}).status_code == 303
+    assert site.get(f"/errors/{SEED_ID}.json").json()["evidence_count"] == count
+
+
+def test_moderation_api_lists_accepts_and_rejects(site):
+    assert site.get("/api/v1/moderation/proposals").status_code == 401
+    ids = [
+        site.post(API, json={"change": {"kind": "pattern", "pattern": p}}).json()["id"]
+        for p in ("KV cache", "cache block")
+    ]
+    listed = site.get("/api/v1/moderation/proposals", headers=AUTH).json()
+    assert [p["id"] for p in listed] == ids
+    accepted = site.post(f"/api/v1/moderation/proposals/{ids[0]}/accept", headers=AUTH)
+    assert accepted.status_code == 200 and accepted.json()["accepted_revision"] == 2
+    assert site.post(f"/api/v1/moderation/proposals/{ids[0]}/accept", headers=AUTH).status_code == 409
+    rejected = site.post(
+        f"/api/v1/moderation/proposals/{ids[1]}/reject", headers=AUTH, json={"reason": "dup"}
+    )
+    assert rejected.json()["status"] == "rejected"
+    assert (
+        site.get("/api/v1/moderation/proposals", headers=AUTH, params={"status": "accepted"}).json()[0]["id"]
+        == ids[0]
+    )
+    third = site.post(API, json={"change": {"kind": "pattern", "pattern": "block"}}).json()["id"]
+    bad_doc = site.post(
+        f"/api/v1/moderation/proposals/{third}/accept", headers=AUTH, json={"document": "id: x\n"}
+    )
+    assert bad_doc.status_code == 422 and bad_doc.json()["detail"][0]["field"].startswith("document")
+    revert = site.post(f"/api/v1/moderation/errors/{SEED_ID}/revert", headers=AUTH, json={"revision": 1})
+    assert revert.json() == {"id": SEED_ID, "revision": 3}
+    assert "KV cache" not in site.get(f"/errors/{SEED_ID}.json").json()["patterns"]
+
+
+def test_moderation_page_is_off_without_a_token(shipped_settings):
+    settings = shipped_settings.model_copy(update={"admin_token": None})
+    with TestClient(create_app(settings), base_url="https://testserver") as client:
+        assert client.get("/moderation").status_code == 403
+        assert client.post("/moderation/login", data={"token": "anything"}).status_code == 403
