@@ -150,3 +150,14 @@ def verify(paths: tuple[Path, ...], run_scripts: bool, jobs: int) -> None:
     failed = sum(not r.ok for r in results)
     click.echo(f"{len(results)} entries: {len(results) - failed} ok, {failed} with problems")
     sys.exit(1 if failed else 0)
+
+
+@main.command()
+def mcp() -> None:
+    """Serve the MCP server over stdio, on the local database (for a coding agent)."""
+    from app import migrate
+    from app.agents.transports import run_stdio
+
+    settings = _settings()
+    migrate.upgrade(settings)
+    run_stdio(settings)

@@ -5,6 +5,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app.agents.transports import mount_http
 from app.config import Settings
 from app.db import make_engine, read_session
 from app.routers import (
@@ -37,7 +38,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         if settings.warm_lookup_index:
             threading.Thread(target=_warm, args=(app,), name="warm-lookup-index", daemon=True).start()
-        yield
+        async with mcp_server.session_manager.run():
+            yield
         app.state.engine.dispose()
 
     app = FastAPI(
@@ -51,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = make_engine(settings)
     app.state.lookup_index = LookupIndex()
+    mcp_server = mount_http(app, settings)
     app.include_router(assets.router)
     app.include_router(crawlers.router)
     docs.install(app)
