@@ -161,3 +161,128 @@ def mcp() -> None:
     settings = _settings()
     migrate.upgrade(settings)
     run_stdio(settings)
+
+
+def _lookup_options(command):
+    """What `lookup` and `run` share: where to look, in which language, how many matches."""
+    options = [
+        click.option("--url", help="A remote errata (https://errata.example) instead of the local database."),
+        click.option(
+            "--lang", type=click.Choice(["en", "zh"]), help="Default: from LC_ALL, LC_MESSAGES, LANG."
+        ),
+        click.option("--limit", default=3, show_default=True, type=click.IntRange(1, 10)),
+        click.option("--versions", default="", help="Versions you run: 'vllm 0.4.2, cuda 12.1'."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _answer(text: str, url: str | None, lang: str | None, limit: int, versions: str):
+    import os
+
+    from app.agents.terminal import find_answer, terminal_lang
+    from app.schemas.api import EvidenceIn
+    from app.services.answers.remote import RemoteError
+
+    try:
+        parsed = EvidenceIn(outcome="worked", versions=_parse_versions(versions)).versions
+    except ValueError as exc:
+        raise click.BadParameter(str(exc).splitlines()[-1], param_hint="--versions") from None
+    lang = lang or terminal_lang(os.environ)
+    try:
+        return find_answer(
+            text, lang=lang, limit=limit, versions=parsed or None, url=url, settings=_settings()
+        )
+    except RemoteError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _parse_versions(text: str) -> dict[str, str]:
+    from app.routers.evidence import parse_versions
+
+    return parse_versions(text)
+
+
+@main.command()
+@click.argument("file", required=False, type=click.File("r", encoding="utf-8", errors="replace"))
+@_lookup_options
+@click.option("--json", "as_json", is_flag=True, help="The answer as JSON.")
+@click.option("--md", "as_md", is_flag=True, help="The answer as Markdown.")
+def lookup(file, url, lang, limit, versions, as_json, as_md) -> None:
+    """Look up a pasted error (from FILE, or standard input): the best matches, the
+    workaround to try with its command, and the dead ends to avoid. Exit 1 when nothing matches."""
+    from app.render.answer import answer_markdown, answer_text
+    from app.schemas.api import MAX_PASTE_BYTES
+
+    if as_json and as_md:
+        raise click.UsageError("choose one of --json and --md")
+    stream = file or click.get_text_stream("stdin", errors="replace")
+    text = stream.read(MAX_PASTE_BYTES + 1)
+    if len(text) > MAX_PASTE_BYTES:  # the end of a log holds the error
+        text = text[-MAX_PASTE_BYTES:]
+    if not text.strip():
+        raise click.UsageError("nothing to look up: paste an error on standard input or name a file")
+    found = _answer(text, url, lang, limit, versions)
+    if as_json:
+        click.echo(found.model_dump_json(indent=2))
+    else:
+        click.echo(answer_markdown(found) if as_md else answer_text(found), nl=False)
+    sys.exit(0 if found.matches else 1)
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+@_lookup_options
+def run(command, url, lang, limit, versions) -> None:
+    """Run COMMAND with its output unchanged; when it fails, look its error up and print
+    the answer after it (on standard error). Exits with COMMAND's status.
+
+    \b
+    errata run -- pip install torch==1.0
+    """
+    from app.agents.terminal import run_command
+    from app.render.answer import answer_text
+
+    try:
+        finished = run_command(list(command))
+    except FileNotFoundError:
+        click.echo(f"errata: {command[0]}: command not found", err=True)
+        sys.exit(127)
+    except PermissionError:
+        click.echo(f"errata: {command[0]}: permission denied", err=True)
+        sys.exit(126)
+    # Errors go to stderr by convention; some tools print them on stdout instead.
+    pastes = [text for text in (finished.stderr, finished.stdout) if text.strip()]
+    if finished.status != 0 and pastes:
+        try:
+            found = _answer(pastes[0], url, lang, limit, versions)
+            if not found.matches and len(pastes) > 1:
+                found = _answer(pastes[1], url, lang, limit, versions)
+            click.echo("\n" + answer_text(found), err=True, nl=False)
+        except click.ClickException as exc:
+            click.echo(f"\nerrata: {exc.message}", err=True)
+    sys.exit(finished.status)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def dump(file: Path) -> None:
+    """Write every canonical entry to FILE as NDJSON (gzip when FILE ends in .gz), after a
+    header line with the licence and credit of each source."""
+    import gzip
+
+    from app.db import read_session
+    from app.services.opendata.dump import write_dump
+    from app.services.opendata.figures import data_version
+    from app.services.opendata.sources import known_sources
+
+    settings = _settings()
+    engine = make_engine(settings)
+    sources = known_sources(settings.content_licence)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    with read_session(engine) as session, file.open("wb") as raw:
+        out = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if file.suffix == ".gz" else raw
+        with out:
+            count = write_dump(session, out, sources, data_version(session), settings.public_url)
+    click.echo(f"{count} entries written to {file}")

@@ -19,6 +19,7 @@ from app.routers import (
     health,
     lookup,
     moderation,
+    opendata,
     pages,
 )
 from app.services.lookup.index import LookupIndex
@@ -63,10 +64,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(moderation.router)
     app.include_router(health.router)
     app.include_router(feeds.router)
+    app.include_router(opendata.router)
     for prefix in ("", "/zh"):
         app.include_router(pages.router, prefix=prefix)
         app.include_router(evidence.form_router, prefix=prefix)
         app.include_router(lookup.page_router, prefix=prefix)
+        app.include_router(opendata.page_router, prefix=prefix)
         app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
     errors.install(app)
     app.add_middleware(BodyLimitMiddleware, settings=settings)

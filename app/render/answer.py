@@ -45,13 +45,17 @@ def answer_text(result: Answer) -> str:
     _ = translations(lang).gettext
     if not result.matches:
         return nothing_matched(lang) + "\n"
-    out = [f"errata: {_('%(n)d matching entries') % {'n': len(result.matches)}}", ""]
+    count = len(result.matches)
+    found = translations(lang).ngettext("%(n)d matching entry", "%(n)d matching entries", count)
+    out = [f"errata: {found % {'n': count}}", ""]
     for n, match in enumerate(result.matches, 1):
         score = _("match %(score)s") % {"score": percent(match.score, lang)}
         out.append(f"{n}. {match.title}  [{match.id}]  ({score})")
         out.append(f"   {_first_line(match.signature)}")
         out += ["   " + line.replace("\n", "\n   ") for line in _lines(match, lang, markdown=False)]
-        out += [f"   {match.url}", ""]
+        # A local database has no address of its own: the id above names the entry.
+        out += [f"   {match.url}"] if match.url.startswith("http") else []
+        out.append("")
     return "\n".join(out)
 
 
