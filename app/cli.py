@@ -48,20 +48,42 @@ def serve(host: str, port: int, workers: int) -> None:
 @main.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 def import_command(paths: tuple[Path, ...]) -> None:
-    """Load entry files (YAML or deadends.dev canon JSON), idempotently."""
+    """Load entry files (YAML or deadends.dev canon JSON), idempotently: folders, files, or
+    archives as downloaded (.tar.gz, .tgz, .tar, .zip; a repository archive is read from its
+    data/canons folder)."""
+    from contextlib import ExitStack
+
     from app import migrate
+    from app.services.interchange.archives import ArchiveError, corpus_root, is_archive, unpacked
     from app.services.interchange.importer import import_paths
 
     settings = _settings()
     migrate.upgrade(settings)
     engine = make_engine(settings)
-    report = import_paths(
-        engine,
-        paths,
-        progress=lambda files: tqdm(files, desc="import", unit="file", disable=None),
-    )
-    for failure in report.failures:
-        click.echo(f"error: {failure}", err=True)
+    with ExitStack() as stack:
+        # Unpacked files are reported by the archive they came from: archive.zip!path/in/it.
+        shown: dict[Path, Path] = {}
+        targets = []
+        for path in paths:
+            if not is_archive(path):
+                targets.append(path)
+                continue
+            try:
+                folder = stack.enter_context(unpacked(path))
+            except ArchiveError as exc:
+                raise click.ClickException(str(exc)) from None
+            targets.append(corpus_root(folder))
+            shown[folder.resolve()] = path
+        report = import_paths(
+            engine,
+            targets,
+            progress=lambda files: tqdm(files, desc="import", unit="file", disable=None),
+        )
+        for failure in report.failures:
+            for folder, archive in shown.items():
+                if failure.path.is_relative_to(folder):
+                    failure.path = Path(f"{archive}!{failure.path.relative_to(folder)}")
+            click.echo(f"error: {failure}", err=True)
     click.echo(
         f"{report.created} created, {report.updated} updated, "
         f"{report.unchanged} unchanged, {report.failed} failed"
