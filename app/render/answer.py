@@ -21,13 +21,20 @@ def _lines(match: AnswerMatch, lang: str, markdown: bool) -> list[str]:
     best = match.best_workaround
     if best is not None:
         rate = _("%(rate)s success") % {"rate": percent(best.success_rate, lang)}
-        out.append(f"{_('Try')}: {best.title} ({rate}, {rate_basis(best.reports, lang)})")
+        label = _("Try:")
+        out.append(f"{_labelled(label)}{best.title} ({rate}, {rate_basis(best.reports, lang)})")
         if best.command:
             out.append(fence(best.command, "sh") if markdown else _indent(best.command, "    $ "))
+    avoid = _("Avoid:")
     for dead in match.dead_ends:
         rate = _("%(rate)s fail") % {"rate": percent(dead.fail_rate, lang)}
-        out.append(f"{_('Avoid')}: {dead.action} ({rate}): {_first_line(dead.why_fails, 240)}")
+        out.append(f"{_labelled(avoid)}{dead.action} ({rate}): {_first_line(dead.why_fails, 240)}")
     return out
+
+
+def _labelled(label: str) -> str:
+    """A full-width colon (Chinese) carries its own space."""
+    return label if label.endswith("：") else label + " "
 
 
 def _indent(block: str, first: str) -> str:
