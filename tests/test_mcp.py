@@ -69,6 +69,7 @@ async def _session(target, rate_limit: int) -> dict:
             "bad outcome": await client.call_tool("report_outcome", {"id": GIT_ID, "outcome": "maybe"}),
             "missing text": await client.call_tool("lookup_error", {}),
             "limit too big": await client.call_tool("lookup_error", {"text": PASTE, "limit": 500}),
+            "blank query": await client.call_tool("search", {"q": "   "}),
             "bad versions": await client.call_tool(
                 "lookup_error", {"text": PASTE, "versions": {"git": "<script>"}}
             ),
@@ -138,6 +139,7 @@ def _check(seen: dict, rate_limit: int) -> None:
     assert "no-such-step" in bad["unknown item"]
     assert "outcome" in bad["bad outcome"] and "text" in bad["missing text"]
     assert "limit" in bad["limit too big"] and "versions" in bad["bad versions"]
+    assert bad["blank query"].endswith("q: write at least one word to search for")
     assert seen["unknown tool"].is_error and "drop_tables" in seen["unknown tool"].content[0].text
 
     assert seen["templates"] == {"errata://errors/{+id}.md", "errata://zh/errors/{+id}.md"}

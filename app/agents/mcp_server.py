@@ -175,6 +175,8 @@ def build_server(
         limit: Annotated[int, Field(ge=1, le=SEARCH_LIMIT)] = 10,
     ) -> Annotated[CallToolResult, SearchOut]:
         """Full-text search over titles, signatures, causes and workarounds."""
+        if not q.strip():
+            raise ToolError("q: write at least one word to search for")
         with read_session(engine) as session:
             ranked = ranked_snippets(session, q)
             rows, total = list_entries(session, Filters(domain=domain), limit=limit, offset=0, ranked=ranked)

@@ -1,13 +1,15 @@
 """The NDJSON dump: a header line with the licences, then every canonical entry, one JSON a line.
 
 Each line is the entry's public JSON (the same as /errors/{id}.json: both languages). The
-file is written once per data version into a cache folder and served from there; a new
-version replaces the old file atomically, so readers never see half a dump.
+file is written once per data version (at most once a minute) into a cache folder and
+served from there; a new version appears atomically, so readers never see half a dump.
 """
 
 import gzip
 import os
 import tempfile
+import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,6 +28,10 @@ from app.services.opendata.figures import data_version, figures
 from app.services.opendata.sources import Source, source_of
 
 DUMP_NAME = "errata.ndjson.gz"
+MIN_AGE_SECONDS = 60
+KEEP_OLD = 2
+# One writer per process; the others wait for its file rather than write the same one.
+_writing = threading.Lock()
 FORMAT = "errata-dump"
 
 
@@ -75,15 +81,32 @@ def gzip_dump(
         return write_dump(session, out, sources, version, site)
 
 
+def _cached(folder: Path) -> list[Path]:
+    """The dumps in the cache, newest first."""
+    return sorted(folder.glob("errata-*.ndjson.gz"), key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def _version_of(path: Path) -> str:
+    return path.name.removeprefix("errata-").removesuffix(".ndjson.gz")
+
+
 def cached_dump(
     engine: Engine, folder: Path, sources: dict[str, Source], site: str | None
 ) -> tuple[Path, str]:
-    """The dump of the current data version, written first if the cache holds another one."""
-    with read_session(engine) as session:
+    """The dump of the current data version, written first if the cache holds another one.
+
+    A dump younger than MIN_AGE_SECONDS is served even when the data has moved since (its
+    header says which version it is): every report changes the data, and writing the dump
+    for each would let anyone keep the server busy by reporting and downloading in turn.
+    """
+    with _writing, read_session(engine) as session:
         version = data_version(session)
         target = folder / f"errata-{version}.ndjson.gz"
         if target.exists():
             return target, version
+        cached = _cached(folder) if folder.is_dir() else []
+        if cached and time.time() - cached[0].stat().st_mtime < MIN_AGE_SECONDS:
+            return cached[0], _version_of(cached[0])
         folder.mkdir(parents=True, exist_ok=True)
         handle, temp = tempfile.mkstemp(dir=folder, prefix=".writing-", suffix=".gz")
         os.close(handle)
@@ -93,7 +116,7 @@ def cached_dump(
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
-    for old in folder.glob("errata-*.ndjson.gz"):
-        if old != target:
-            old.unlink(missing_ok=True)
+    # Another process may still be sending an older file: keep the last few.
+    for old in _cached(folder)[KEEP_OLD + 1 :]:
+        old.unlink(missing_ok=True)
     return target, version
