@@ -203,14 +203,18 @@ def _lookup_options(command):
 def _answer(text: str, url: str | None, lang: str | None, limit: int, versions: str):
     import os
 
+    from pydantic import TypeAdapter, ValidationError
+
     from app.agents.terminal import find_answer, terminal_lang
-    from app.schemas.api import EvidenceIn
+    from app.schemas.api import Versions
     from app.services.answers.remote import RemoteError
 
     try:
-        parsed = EvidenceIn(outcome="worked", versions=_parse_versions(versions)).versions
+        parsed = TypeAdapter(Versions).validate_python(_parse_versions(versions))
+    except ValidationError as exc:
+        raise click.BadParameter(exc.errors()[0]["msg"], param_hint="--versions") from None
     except ValueError as exc:
-        raise click.BadParameter(str(exc).splitlines()[-1], param_hint="--versions") from None
+        raise click.BadParameter(str(exc), param_hint="--versions") from None
     lang = lang or terminal_lang(os.environ)
     try:
         return find_answer(

@@ -25,7 +25,7 @@ from app.config import Settings
 from app.db import read_session
 from app.render.answer import answer_markdown
 from app.render.export_md import render_entry_markdown
-from app.schemas.api import MAX_PASTE_BYTES, EvidenceCreated, EvidenceIn
+from app.schemas.api import MAX_PASTE_BYTES, EvidenceCreated, EvidenceIn, Versions
 from app.schemas.document import Outcome
 from app.schemas.views import DomainCount, EntryView, RelatedView, RelatedViews
 from app.services.answers.build import Answer, local_answer
@@ -41,8 +41,8 @@ Lang = Annotated[Literal["en", "zh"], Field(description="Language of the text: e
 EntryIdArg = Annotated[
     str, Field(min_length=3, max_length=300, description="Entry id, e.g. git/not-a-git-repository")
 ]
-Versions = Annotated[
-    dict[str, str] | None,
+VersionsArg = Annotated[
+    Versions | None,
     Field(description='Versions you run, e.g. {"vllm": "0.4.2", "cuda": "12.1"}', max_length=12),
 ]
 # Every tool works on errata's own base only (closed world); none deletes anything.
@@ -137,18 +137,13 @@ def build_server(
             Field(min_length=1, max_length=MAX_PASTE_BYTES, description="The error output, traceback or log"),
         ],
         ctx: Context,
-        versions: Versions = None,
+        versions: VersionsArg = None,
         limit: Annotated[int, Field(ge=1, le=10)] = 3,
         lang: Lang = "en",
     ) -> Annotated[CallToolResult, Answer]:
         """Find the errata entries that match pasted error output, best first. Each match has
         the signature, the fix rate and the reports behind it, the best workaround with its
         command, and the dead ends to avoid. An empty list means errata does not know it."""
-        if versions:
-            try:
-                versions = EvidenceIn(outcome="worked", versions=versions).versions
-            except ValidationError as exc:
-                raise ToolError(f"versions: {exc.errors()[0]['msg']}") from None
         with read_session(engine) as session:
             found = local_answer(
                 session, index, text, lang=lang, limit=limit, versions=versions, base_url=base_url(ctx)
@@ -236,7 +231,7 @@ def build_server(
         item: Annotated[
             str | None, Field(max_length=100, description="The workaround or dead-end id you tried")
         ] = None,
-        versions: Versions = None,
+        versions: VersionsArg = None,
         note: Annotated[str | None, Field(max_length=2000, description="What you saw, briefly")] = None,
     ) -> Annotated[CallToolResult, EvidenceCreated]:
         """Tell errata whether a workaround (or a dead end) worked for you. The entry's rates
