@@ -129,3 +129,14 @@ def test_opensearch_description_searches_from_the_address_bar(reader):
     url = template.replace("{searchTerms}", "not%20a%20git%20repository").removeprefix("http://testserver")
     results = BeautifulSoup(reader.get(url).text, "html.parser")
     assert results.select_one("ol.hits a[href='/errors/git/not-a-git-repository']")
+
+    suggest = root.find("os:Url[@type='application/x-suggestions+json']", ns).get("template")
+    offered = reader.get(
+        suggest.replace("{searchTerms}", "git%20repository").removeprefix("http://testserver")
+    )
+    assert offered.headers["content-type"] == "application/x-suggestions+json"
+    term, titles, signatures, urls = offered.json()
+    assert term == "git repository" and len(titles) == len(signatures) == len(urls) >= 1
+    assert "http://testserver/errors/git/not-a-git-repository" in urls
+    assert reader.get("/search/suggestions?q=").json() == ["", [], [], []]
+    assert reader.get("/search/suggestions?q=" + "x" * 300).status_code == 422
