@@ -48,20 +48,42 @@ def serve(host: str, port: int, workers: int) -> None:
 @main.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 def import_command(paths: tuple[Path, ...]) -> None:
-    """Load entry files (YAML or deadends.dev canon JSON), idempotently."""
+    """Load entry files (YAML or deadends.dev canon JSON), idempotently: folders, files, or
+    archives as downloaded (.tar.gz, .tgz, .tar, .zip; a repository archive is read from its
+    data/canons folder)."""
+    from contextlib import ExitStack
+
     from app import migrate
+    from app.services.interchange.archives import ArchiveError, corpus_root, is_archive, unpacked
     from app.services.interchange.importer import import_paths
 
     settings = _settings()
     migrate.upgrade(settings)
     engine = make_engine(settings)
-    report = import_paths(
-        engine,
-        paths,
-        progress=lambda files: tqdm(files, desc="import", unit="file", disable=None),
-    )
-    for failure in report.failures:
-        click.echo(f"error: {failure}", err=True)
+    with ExitStack() as stack:
+        # Unpacked files are reported by the archive they came from: archive.zip!path/in/it.
+        shown: dict[Path, Path] = {}
+        targets = []
+        for path in paths:
+            if not is_archive(path):
+                targets.append(path)
+                continue
+            try:
+                folder = stack.enter_context(unpacked(path))
+            except ArchiveError as exc:
+                raise click.ClickException(str(exc)) from None
+            targets.append(corpus_root(folder))
+            shown[folder.resolve()] = path
+        report = import_paths(
+            engine,
+            targets,
+            progress=lambda files: tqdm(files, desc="import", unit="file", disable=None),
+        )
+        for failure in report.failures:
+            for folder, archive in shown.items():
+                if failure.path.is_relative_to(folder):
+                    failure.path = Path(f"{archive}!{failure.path.relative_to(folder)}")
+            click.echo(f"error: {failure}", err=True)
     click.echo(
         f"{report.created} created, {report.updated} updated, "
         f"{report.unchanged} unchanged, {report.failed} failed"
@@ -150,3 +172,143 @@ def verify(paths: tuple[Path, ...], run_scripts: bool, jobs: int) -> None:
     failed = sum(not r.ok for r in results)
     click.echo(f"{len(results)} entries: {len(results) - failed} ok, {failed} with problems")
     sys.exit(1 if failed else 0)
+
+
+@main.command()
+def mcp() -> None:
+    """Serve the MCP server over stdio, on the local database (for a coding agent)."""
+    from app import migrate
+    from app.agents.transports import run_stdio
+
+    settings = _settings()
+    migrate.upgrade(settings)
+    run_stdio(settings)
+
+
+def _lookup_options(command):
+    """What `lookup` and `run` share: where to look, in which language, how many matches."""
+    options = [
+        click.option("--url", help="A remote errata (https://errata.example) instead of the local database."),
+        click.option(
+            "--lang", type=click.Choice(["en", "zh"]), help="Default: from LC_ALL, LC_MESSAGES, LANG."
+        ),
+        click.option("--limit", default=3, show_default=True, type=click.IntRange(1, 10)),
+        click.option("--versions", default="", help="Versions you run: 'vllm 0.4.2, cuda 12.1'."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _answer(text: str, url: str | None, lang: str | None, limit: int, versions: str):
+    import os
+
+    from pydantic import TypeAdapter, ValidationError
+
+    from app.agents.terminal import find_answer, terminal_lang
+    from app.schemas.api import Versions
+    from app.services.answers.remote import RemoteError
+
+    try:
+        parsed = TypeAdapter(Versions).validate_python(_parse_versions(versions))
+    except ValidationError as exc:
+        raise click.BadParameter(exc.errors()[0]["msg"], param_hint="--versions") from None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--versions") from None
+    lang = lang or terminal_lang(os.environ)
+    try:
+        return find_answer(
+            text, lang=lang, limit=limit, versions=parsed or None, url=url, settings=_settings()
+        )
+    except RemoteError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _parse_versions(text: str) -> dict[str, str]:
+    from app.routers.evidence import parse_versions
+
+    return parse_versions(text)
+
+
+@main.command()
+@click.argument("file", required=False, type=click.File("r", encoding="utf-8", errors="replace"))
+@_lookup_options
+@click.option("--json", "as_json", is_flag=True, help="The answer as JSON.")
+@click.option("--md", "as_md", is_flag=True, help="The answer as Markdown.")
+def lookup(file, url, lang, limit, versions, as_json, as_md) -> None:
+    """Look up a pasted error (from FILE, or standard input): the best matches, the
+    workaround to try with its command, and the dead ends to avoid. Exit 1 when nothing matches."""
+    from app.render.answer import answer_markdown, answer_text
+    from app.schemas.api import MAX_PASTE_BYTES
+
+    if as_json and as_md:
+        raise click.UsageError("choose one of --json and --md")
+    stream = file or click.get_text_stream("stdin", errors="replace")
+    text = stream.read(MAX_PASTE_BYTES + 1)
+    if len(text) > MAX_PASTE_BYTES:  # the end of a log holds the error
+        text = text[-MAX_PASTE_BYTES:]
+    if not text.strip():
+        raise click.UsageError("nothing to look up: paste an error on standard input or name a file")
+    found = _answer(text, url, lang, limit, versions)
+    if as_json:
+        click.echo(found.model_dump_json(indent=2))
+    else:
+        click.echo(answer_markdown(found) if as_md else answer_text(found), nl=False)
+    sys.exit(0 if found.matches else 1)
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+@_lookup_options
+def run(command, url, lang, limit, versions) -> None:
+    """Run COMMAND with its output unchanged; when it fails, look its error up and print
+    the answer after it (on standard error). Exits with COMMAND's status.
+
+    \b
+    errata run -- pip install torch==1.0
+    """
+    from app.agents.terminal import run_command
+    from app.render.answer import answer_text
+
+    try:
+        finished = run_command(list(command))
+    except FileNotFoundError:
+        click.echo(f"errata: {command[0]}: command not found", err=True)
+        sys.exit(127)
+    except PermissionError:
+        click.echo(f"errata: {command[0]}: permission denied", err=True)
+        sys.exit(126)
+    # Errors go to stderr by convention; some tools print them on stdout instead.
+    pastes = [text for text in (finished.stderr, finished.stdout) if text.strip()]
+    if finished.status != 0 and pastes:
+        try:
+            found = _answer(pastes[0], url, lang, limit, versions)
+            if not found.matches and len(pastes) > 1:
+                found = _answer(pastes[1], url, lang, limit, versions)
+            click.echo("\n" + answer_text(found), err=True, nl=False)
+        except click.ClickException as exc:
+            click.echo(f"\nerrata: {exc.message}", err=True)
+    sys.exit(finished.status)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def dump(file: Path) -> None:
+    """Write every canonical entry to FILE as NDJSON (gzip when FILE ends in .gz), after a
+    header line with the licence and credit of each source."""
+    import gzip
+
+    from app.db import read_session
+    from app.services.opendata.dump import write_dump
+    from app.services.opendata.figures import data_version
+    from app.services.opendata.sources import known_sources
+
+    settings = _settings()
+    engine = make_engine(settings)
+    sources = known_sources(settings.content_licence)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    with read_session(engine) as session, file.open("wb") as raw:
+        out = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if file.suffix == ".gz" else raw
+        with out:
+            count = write_dump(session, out, sources, data_version(session), settings.public_url)
+    click.echo(f"{count} entries written to {file}")

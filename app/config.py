@@ -30,5 +30,10 @@ class Settings(BaseSettings):
     # The address readers reach the site at (https://errata.example), for canonical links;
     # unset, each request's own origin is used.
     public_url: str | None = None
+    # Where the NDJSON dump is cached (one file per data version); unset, beside the SQLite
+    # file, or in the system's temporary folder for other databases.
+    dump_dir: Path | None = None
+    # The licence of errata's own entries, stated in the dump and on /about.
+    content_licence: str = "CC BY 4.0"
     # Trust X-Forwarded-For from a reverse proxy when identifying clients.
     trust_forwarded_for: bool = False

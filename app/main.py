@@ -5,6 +5,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app.agents.transports import mount_http
 from app.config import Settings
 from app.db import make_engine, read_session
 from app.routers import (
@@ -21,6 +22,7 @@ from app.routers import (
     moderation,
     moderation_pages,
     moderation_proposals,
+    opendata,
     pages,
     proposals,
 )
@@ -41,7 +43,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         if settings.warm_lookup_index:
             threading.Thread(target=_warm, args=(app,), name="warm-lookup-index", daemon=True).start()
-        yield
+        async with mcp_server.session_manager.run():
+            yield
         app.state.engine.dispose()
 
     app = FastAPI(
@@ -55,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = make_engine(settings)
     app.state.lookup_index = LookupIndex()
+    mcp_server = mount_http(app, settings)
     app.include_router(assets.router)
     app.include_router(crawlers.router)
     docs.install(app)
@@ -66,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(proposals.api_router)
     app.include_router(health.router)
     app.include_router(feeds.router)
+    app.include_router(opendata.router)
     for prefix in ("", "/zh"):
         app.include_router(pages.router, prefix=prefix)
         app.include_router(evidence.form_router, prefix=prefix)
@@ -74,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(history.router, prefix=prefix, include_in_schema=not prefix)
         app.include_router(proposals.page_router, prefix=prefix)
         app.include_router(moderation_pages.router, prefix=prefix)
+        app.include_router(opendata.page_router, prefix=prefix)
         app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
     errors.install(app)
     app.add_middleware(BodyLimitMiddleware, settings=settings)

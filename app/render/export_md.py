@@ -23,7 +23,7 @@ def striptags(label: Markup | str) -> str:
     return Markup(label).striptags() if isinstance(label, Markup) else label
 
 
-def _fence(code: str, info: str = "") -> str:
+def fence(code: str, info: str = "") -> str:
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{info}\n{code}\n{fence}"
@@ -98,7 +98,7 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
                 found.append(f"- {mark} {verification_label(r, lang)}{how}{link}{note}")
         return found + ([""] if found else [])
 
-    out += [_fence(view.signature, "text"), ""]
+    out += [fence(view.signature, "text"), ""]
     out += checks(view.signature)
     if view.variants:
         out += [f"**{_('Other wordings of this error (%(n)s)') % {'n': len(view.variants)}}**", ""]
@@ -108,7 +108,7 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
                 for part in (v.versions, _("locale %(locale)s") % {"locale": v.locale} if v.locale else None)
                 if part
             )
-            out += [_fence(v.text, "text"), ""]
+            out += [fence(v.text, "text"), ""]
             out += [f"*{where}*{' — ' + line(v.note) if v.note else ''}", ""] if where or v.note else []
             out += checks(v.text)
     provenance = _("AI-generated, not yet reviewed") if view.ai_generated else _("Written by people")

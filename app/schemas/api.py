@@ -28,6 +28,10 @@ def _check_versions(versions: dict[str, str]) -> dict[str, str]:
     return clean
 
 
+# Versions a reader ran, {"vllm": "0.4.2"}: component names lowercased, both checked.
+Versions = Annotated[dict[str, str], AfterValidator(_check_versions)]
+
+
 def _check_url(value: str | None) -> str | None:
     if value in (None, ""):
         return None

@@ -7,8 +7,10 @@ from app.config import Settings
 from app.services.evidence.reports import client_key
 from app.web.errors import error_response
 
-# Lookups carry a pasted log (up to 64 KiB of text, JSON-escaped); everything else is small.
+# Lookups carry a pasted log (up to 64 KiB of text, JSON-escaped), and so may an MCP call
+# (lookup_error); everything else is small.
 LOOKUP_BODY_BYTES = 512 * 1024
+_PASTE_PATHS = ("lookup", "/mcp")
 
 
 class BodyTooLarge(Exception):
@@ -18,7 +20,7 @@ class BodyTooLarge(Exception):
 
 
 def body_limit(path: str, settings: Settings) -> int:
-    return LOOKUP_BODY_BYTES if path.rstrip("/").endswith("lookup") else settings.max_body_bytes
+    return LOOKUP_BODY_BYTES if path.rstrip("/").endswith(_PASTE_PATHS) else settings.max_body_bytes
 
 
 class BodyLimitMiddleware:

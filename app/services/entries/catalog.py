@@ -94,3 +94,8 @@ def home_lists(session: Session) -> dict:
         "recent": recent_entries(session),
         "most_reported": most_reported(session),
     }
+
+
+def canonical_entries(session: Session):
+    """Every canonical entry (merged-away aliases are not entries of their own), by id."""
+    return select(Entry).order_by(Entry.id)

@@ -1,0 +1,1 @@
+"""errata for coding agents: the MCP server (stdio and streamable HTTP)."""
