@@ -2,6 +2,7 @@
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from bs4 import BeautifulSoup
@@ -15,6 +16,7 @@ AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 API = f"/api/v1/errors/{SEED_ID}/proposals"
 
 
+@contextmanager
 def _site(settings) -> Iterator[TestClient]:
     # https: the moderator's cookie is Secure, so a client sends it back only over https.
     with TestClient(create_app(settings), base_url="https://testserver", follow_redirects=False) as client:
@@ -23,7 +25,8 @@ def _site(settings) -> Iterator[TestClient]:
 
 @pytest.fixture
 def site(shipped_settings) -> Iterator[TestClient]:
-    yield from _site(shipped_settings)
+    with _site(shipped_settings) as client:
+        yield client
 
 
 def soup(response) -> BeautifulSoup:
@@ -188,7 +191,7 @@ def test_moderator_forms_need_the_sessions_csrf_token(site, shipped_settings):
     assert site.post(f"/moderation/proposals/{pid}/accept", data={"csrf": "x"}).status_code == 403
     csrf = sign_in(site)
     assert site.post(f"/moderation/proposals/{pid}/accept", data={"csrf": "forged"}).status_code == 403
-    with next(_site(shipped_settings)) as other:  # another moderator's session, another token
+    with _site(shipped_settings) as other:  # another moderator's session, another token
         other_csrf = sign_in(other)
     assert site.post(f"/moderation/proposals/{pid}/accept", data={"csrf": other_csrf}).status_code == 403
     assert site.get(f"/api/v1/proposals/{pid}").json()["status"] == "pending"
