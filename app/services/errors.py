@@ -82,3 +82,18 @@ class PageNotFound(DomainError, LookupError):
 
     def message(self, gettext: Gettext) -> str:
         return gettext("Nothing here: %(what)s") % {"what": self.args[0]}
+
+
+class MergeRefused(DomainError):
+    """A merge or unmerge that would leave the base inconsistent: 422 naming the field at fault."""
+
+    status = 422
+
+    def __init__(self, field: str, text: str, **values: str):
+        super().__init__(f"{field}: {text % values}")
+        self.field = field
+        self.text = text
+        self.values = values
+
+    def message(self, gettext: Gettext) -> str:
+        return [{"loc": ["body", self.field], "field": self.field, "msg": gettext(self.text) % self.values}]
