@@ -84,6 +84,18 @@ class PageNotFound(DomainError, LookupError):
         return gettext("Nothing here: %(what)s") % {"what": self.args[0]}
 
 
+def _(text: str) -> str:
+    """Marks a message for the catalog; it is translated when the error is shown."""
+    return text
+
+
+SAME_ENTRY = _("%(id)s is already that entry or one of its aliases")
+ALREADY_MERGED = _("%(id)s is already merged into %(into)s")
+MERGED_ELSEWHERE = _("%(id)s is merged into %(into)s; unmerge it first")
+NOT_MERGED = _("%(id)s is not merged into another entry")
+MERGED_INTO_OTHER = _("%(id)s is merged into %(into)s, not %(other)s")
+
+
 class MergeRefused(DomainError):
     """A merge or unmerge that would leave the base inconsistent: 422 naming the field at fault."""
 

@@ -15,7 +15,15 @@ from sqlmodel import Session
 from app.models import Entry, ModerationAction
 from app.services.entries.aliases import alias_ids
 from app.services.entries.store import regroup
-from app.services.errors import EntryNotFound, MergeRefused
+from app.services.errors import (
+    ALREADY_MERGED,
+    MERGED_ELSEWHERE,
+    MERGED_INTO_OTHER,
+    NOT_MERGED,
+    SAME_ENTRY,
+    EntryNotFound,
+    MergeRefused,
+)
 
 
 @dataclass(frozen=True)
@@ -43,13 +51,13 @@ def merge(
     if target.canonical_id:
         target = _get(session, target.canonical_id)
     if source.id == target.id:
-        raise MergeRefused("into", "%(id)s is already that entry or one of its aliases", id=into_id)
+        raise MergeRefused("into", SAME_ENTRY, id=into_id)
     if source.canonical_id == target.id:
-        raise MergeRefused("from", "%(id)s is already merged into %(into)s", id=from_id, into=target.id)
+        raise MergeRefused("from", ALREADY_MERGED, id=from_id, into=target.id)
     if source.canonical_id:
         raise MergeRefused(
             "from",
-            "%(id)s is merged into %(into)s; unmerge it first",
+            MERGED_ELSEWHERE,
             id=from_id,
             into=source.canonical_id,
         )
@@ -68,11 +76,11 @@ def unmerge(
     """Make the alias `from_id` an entry of its own again, with its own evidence and figures."""
     alias = _get(session, from_id)
     if not alias.canonical_id:
-        raise MergeRefused("from", "%(id)s is not merged into another entry", id=from_id)
+        raise MergeRefused("from", NOT_MERGED, id=from_id)
     if into_id is not None and into_id != alias.canonical_id:
         raise MergeRefused(
             "into",
-            "%(id)s is merged into %(into)s, not %(other)s",
+            MERGED_INTO_OTHER,
             id=from_id,
             into=alias.canonical_id,
             other=into_id,
