@@ -36,7 +36,7 @@ def serve(host: str, port: int, workers: int) -> None:
         engine = make_engine(settings)
         report = import_paths(engine, [settings.data_dir])
         engine.dispose()
-        click.echo(f"shipped data: {_summary(report)}")
+        click.echo(f"shipped data: {_merges(report)}; {_summary(report)}")
         for failure in report.failures:
             click.echo(f"  {failure}", err=True)
     uvicorn.run("app.main:create_app", factory=True, host=host, port=port, workers=workers)
@@ -61,15 +61,19 @@ def import_command(paths: tuple[Path, ...]) -> None:
         click.echo(f"error: {failure}", err=True)
     for source, target, why in report.merged:
         click.echo(f"merged {source} into {target} ({why})")
+    click.echo(_merges(report))
     click.echo(_summary(report))
     sys.exit(1 if report.failed else 0)
+
+
+def _merges(report) -> str:
+    return f"{len(report.merged)} merged, {report.candidates} new candidate duplicates (errata duplicates)"
 
 
 def _summary(report) -> str:
     return (
         f"{report.created} created, {report.updated} updated, {report.unchanged} unchanged, "
-        f"{report.failed} failed; {len(report.merged)} merged, "
-        f"{report.candidates} new candidate duplicates (errata duplicates)"
+        f"{report.failed} failed"
     )
 
 

@@ -240,13 +240,18 @@ def _keep_revision(session: Session, entry: Entry, now: datetime) -> None:
     )
 
 
-def regroup(session: Session, changes: dict[str, str | None], *, now: datetime) -> list[str]:
+def regroup(
+    session: Session, changes: dict[str, str | None], *, now: datetime, record: bool = True
+) -> list[str]:
     """Point each entry of `changes` at a canonical entry (an id), or at none (it stands alone).
 
     Every entry touched (those changed, and the canonical entries they leave or join) keeps
     its previous content in its history, gets a new revision and `changed` value (so lookup
     indexes and caches re-read it), its search row and its figures: a canonical entry's
     figures come from the evidence of all its aliases. Returns the ids touched.
+
+    Without `record`, the grouping is restored rather than changed (an import of files that
+    state it, whose revisions already count it): no history, revision or date moves.
     """
     entries = {entry_id: session.get(Entry, entry_id) for entry_id in changes}
     touched = set(changes)
@@ -254,14 +259,15 @@ def regroup(session: Session, changes: dict[str, str | None], *, now: datetime) 
     touched |= {target for target in changes.values() if target}
     ordered = sorted(touched)
     rows = {entry_id: session.get(Entry, entry_id) for entry_id in ordered}
-    for entry in rows.values():
+    for entry in rows.values() if record else ():
         _keep_revision(session, entry, now)
     session.flush()
     for entry_id, target in changes.items():
         rows[entry_id].canonical_id = target
     for entry in rows.values():
-        entry.revision += 1
-        entry.updated_at = now
+        if record:
+            entry.revision += 1
+            entry.updated_at = now
         entry.changed = search_index.next_value(session, Entry.changed)
         session.add(entry)
         session.flush()

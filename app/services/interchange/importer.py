@@ -120,7 +120,7 @@ def _merge(
                     continue
                 try:
                     with session.begin_nested():
-                        merge(session, source, target, now=now, reason="import: the file says so")
+                        merge(session, source, target, now=now, record=False)
                 except DomainError as exc:
                     report.failures.append(ImportFailure(path, name, str(exc)))
                     continue

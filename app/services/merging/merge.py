@@ -43,10 +43,17 @@ def _get(session: Session, entry_id: str) -> Entry:
 
 
 def merge(
-    session: Session, from_id: str, into_id: str, *, now: datetime, reason: str | None = None
+    session: Session,
+    from_id: str,
+    into_id: str,
+    *,
+    now: datetime,
+    reason: str | None = None,
+    record: bool = True,
 ) -> MergeResult:
     """Make `from_id` an alias of `into_id` (or of its canonical, when it is an alias), in the
-    caller's transaction, and log it."""
+    caller's transaction, and log it. Without `record`, a merge that files state is restored
+    (see store.regroup): not logged, no revision."""
     source, target = _get(session, from_id), _get(session, into_id)
     if target.canonical_id:
         target = _get(session, target.canonical_id)
@@ -63,10 +70,11 @@ def merge(
         )
     repointed = alias_ids(session, source.id)
     changes = {source.id: target.id, **dict.fromkeys(repointed, target.id)}
-    touched = regroup(session, changes, now=now)
-    session.add(
-        ModerationAction(action="merge", entry_id=source.id, target_id=target.id, reason=reason, at=now)
-    )
+    touched = regroup(session, changes, now=now, record=record)
+    if record:
+        session.add(
+            ModerationAction(action="merge", entry_id=source.id, target_id=target.id, reason=reason, at=now)
+        )
     return MergeResult("merge", source.id, target.id, repointed, touched)
 
 

@@ -85,9 +85,10 @@ def merge_conclusive(session: Session, new_ids: Iterable[str], *, now: datetime,
     created_order = dict(
         session.exec(select(Entry.id, Entry.seq).where(col(Entry.id).in_(list(profiles)))).all()
     )
+    left: list[Candidate] = []
     for candidate in find_candidates(profiles.values(), focus):
         if not candidate.conclusive:
-            report.candidates.append(candidate)
+            left.append(candidate)
             continue
         # The entry that came first stays: the new one (or, both new, the later one) joins it.
         target, source = sorted((candidate.a, candidate.b), key=lambda i: (i in new, created_order[i]))
@@ -97,6 +98,14 @@ def merge_conclusive(session: Session, new_ids: Iterable[str], *, now: datetime,
             continue  # merged already by an earlier pair of this import
         merge(session, source, into, now=now, reason=f"rule: {'; '.join(candidate.reasons)}")
         report.merged.append((source, into, candidate.reasons[0]))
+    # A candidate counts once per pair of errors, as they stand after these merges.
+    session.flush()
+    seen: set[tuple[str, str]] = set()
+    for candidate in left:
+        pair = tuple(sorted(session.get(Entry, i).canonical_id or i for i in (candidate.a, candidate.b)))
+        if pair[0] != pair[1] and pair not in seen:
+            seen.add(pair)
+            report.candidates.append(candidate)
 
 
 def apply_rules(session: Session, new_ids: Iterable[str], *, now: datetime) -> RuleReport:
