@@ -94,11 +94,14 @@ def export_command(directory: Path) -> None:
 @click.option("--min-score", default=None, type=click.FloatRange(0, 1), help="List pairs from this score.")
 def duplicates(min_score: float | None) -> None:
     """List candidate duplicate entries: score, the pair, and why."""
+    from app import migrate
     from app.db import read_session
     from app.services.merging.finder import AUTO_MERGE_SCORE, CANDIDATE_SCORE, find_candidates
     from app.services.merging.rules import load_profiles
 
-    engine = make_engine(_settings())
+    settings = _settings()
+    migrate.upgrade(settings)
+    engine = make_engine(settings)
     with read_session(engine) as session:
         found = find_candidates(load_profiles(session).values())
     shown = [c for c in found if c.score >= (CANDIDATE_SCORE if min_score is None else min_score)]

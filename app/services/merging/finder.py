@@ -15,6 +15,7 @@ grouped by rule (app.services.merging.rules), not listed here.
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations
 
 from app.schemas.common import compile_pattern
@@ -46,9 +47,11 @@ class Profile:
     wordings: list[str] = field(default_factory=list)
     patterns: list[str] = field(default_factory=list)
 
+    @cached_property
     def normal_forms(self) -> set[str]:
         return {form for w in self.wordings if len((form := normal_form(w)).split()) >= MIN_SAME_WORDS}
 
+    @cached_property
     def word_sets(self) -> list[frozenset[str]]:
         return [frozenset(normal_form(w).split()) for w in self.wordings]
 
@@ -101,12 +104,12 @@ def compare(a: Profile, b: Profile) -> Candidate | None:
     """The evidence that `a` and `b` are one error, scored 0..1; None below CANDIDATE_SCORE."""
     reasons: list[str] = []
     score = 0.0
-    same = bool(a.normal_forms() & b.normal_forms())
+    same = bool(a.normal_forms & b.normal_forms)
     if same:
         score = 1.0
         reasons.append(SAME_WORDING)
     a_hits, b_hits = _matches(a.patterns, b.wordings), _matches(b.patterns, a.wordings)
-    similar = max((_jaccard(x, y) for x in a.word_sets() for y in b.word_sets()), default=0.0)
+    similar = max((_jaccard(x, y) for x in a.word_sets for y in b.word_sets), default=0.0)
     titles = _jaccard(a.title_words, b.title_words)
     if a_hits and b_hits:
         score = max(score, 0.75 + 0.15 * similar + 0.1 * titles)
@@ -134,9 +137,9 @@ def _pairs(profiles: dict[str, Profile], focus: set[str] | None) -> set[tuple[st
     by_form: dict[str, set[str]] = defaultdict(set)
     by_word: dict[str, set[str]] = defaultdict(set)
     for p in profiles.values():
-        for form in p.normal_forms():
+        for form in p.normal_forms:
             by_form[form].add(p.id)
-        for words in p.word_sets():
+        for words in p.word_sets:
             for word in words:
                 by_word[word].add(p.id)
     groups = [ids for ids in by_form.values() if len(ids) > 1]
