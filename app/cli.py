@@ -36,10 +36,7 @@ def serve(host: str, port: int, workers: int) -> None:
         engine = make_engine(settings)
         report = import_paths(engine, [settings.data_dir])
         engine.dispose()
-        click.echo(
-            f"shipped data: {report.created} created, {report.updated} updated, "
-            f"{report.unchanged} unchanged, {report.failed} failed"
-        )
+        click.echo(f"shipped data: {_merges(report)}; {_summary(report)}")
         for failure in report.failures:
             click.echo(f"  {failure}", err=True)
     uvicorn.run("app.main:create_app", factory=True, host=host, port=port, workers=workers)
@@ -84,11 +81,22 @@ def import_command(paths: tuple[Path, ...]) -> None:
                 if failure.path.is_relative_to(folder):
                     failure.path = Path(f"{archive}!{failure.path.relative_to(folder)}")
             click.echo(f"error: {failure}", err=True)
-    click.echo(
-        f"{report.created} created, {report.updated} updated, "
-        f"{report.unchanged} unchanged, {report.failed} failed"
-    )
+        for source, target, why in report.merged:
+            click.echo(f"merged {source} into {target} ({why})")
+    click.echo(_merges(report))
+    click.echo(_summary(report))
     sys.exit(1 if report.failed else 0)
+
+
+def _merges(report) -> str:
+    return f"{len(report.merged)} merged, {report.candidates} new candidate duplicates (errata duplicates)"
+
+
+def _summary(report) -> str:
+    return (
+        f"{report.created} created, {report.updated} updated, {report.unchanged} unchanged, "
+        f"{report.failed} failed"
+    )
 
 
 @main.command("export")
@@ -102,6 +110,64 @@ def export_command(directory: Path) -> None:
         engine, directory, progress=lambda ids: tqdm(ids, desc="export", unit="entry", disable=None)
     )
     click.echo(f"{count} entries written to {directory}")
+
+
+@main.command()
+@click.option("--min-score", default=None, type=click.FloatRange(0, 1), help="List pairs from this score.")
+def duplicates(min_score: float | None) -> None:
+    """List candidate duplicate entries: score, the pair, and why."""
+    from app import migrate
+    from app.db import read_session
+    from app.services.merging.finder import AUTO_MERGE_SCORE, CANDIDATE_SCORE, find_candidates
+    from app.services.merging.rules import load_profiles
+
+    settings = _settings()
+    migrate.upgrade(settings)
+    engine = make_engine(settings)
+    with read_session(engine) as session:
+        found = find_candidates(load_profiles(session).values())
+    shown = [c for c in found if c.score >= (CANDIDATE_SCORE if min_score is None else min_score)]
+    for c in shown:
+        mark = "conclusive" if c.score >= AUTO_MERGE_SCORE else "review"
+        click.echo(f"{c.score:.2f}  {c.a}  {c.b}  [{mark}] {'; '.join(c.reasons)}")
+    click.echo(f"{len(shown)} candidate pairs; merge one with: errata merge FROM INTO")
+
+
+def _merge_command(action) -> None:
+    from app import migrate
+    from app.services.errors import DomainError
+
+    settings = _settings()
+    migrate.upgrade(settings)
+    engine = make_engine(settings)
+    try:
+        result = action(engine)
+    except DomainError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{result.action}: {result.from_} -> {result.into}")
+    for alias in result.repointed:
+        click.echo(f"  alias {alias} now points to {result.into}")
+
+
+@main.command("merge")
+@click.argument("from_id", metavar="FROM")
+@click.argument("into_id", metavar="INTO")
+@click.option("--reason", default=None)
+def merge_command(from_id: str, into_id: str, reason: str | None) -> None:
+    """Merge entry FROM into entry INTO; FROM's id then answers 301 at INTO."""
+    from app.services.merging.service import merge_entries
+
+    _merge_command(lambda engine: merge_entries(engine, from_id, into_id, reason=reason))
+
+
+@main.command("unmerge")
+@click.argument("from_id", metavar="FROM")
+@click.option("--reason", default=None)
+def unmerge_command(from_id: str, reason: str | None) -> None:
+    """Undo the merge of FROM: an entry of its own again, with its own evidence."""
+    from app.services.merging.service import unmerge_entry
+
+    _merge_command(lambda engine: unmerge_entry(engine, from_id, reason=reason))
 
 
 @main.group()

@@ -52,6 +52,9 @@ class Entry(SQLModel, table=True):
     # Global change counter at this entry's last create or content change: the lookup index
     # of each process re-reads entries past the counter it has seen.
     changed: int = Field(default=0, index=True)
+    # Set when this entry was merged into another: it is then an alias of that canonical
+    # entry (its id answers 301 there) and keeps its own rows, so a merge can be undone.
+    canonical_id: str | None = Field(default=None, index=True, max_length=300)
     created_at: datetime
     updated_at: datetime = Field(index=True)
     # Who made the current revision ("import", "moderator", "proposal #N") and why.
@@ -211,11 +214,13 @@ class ModerationAction(SQLModel, table=True):
     __tablename__ = "moderation_action"
 
     id: int | None = Field(default=None, primary_key=True)
-    # What was acted on: a report, a proposal, or an entry (a revision restored).
+    # What was acted on: a report; a proposal; an entry (a revision restored); or two entries
+    # (merge | unmerge: entry_id merged into target_id).
     evidence_uid: str | None = Field(default=None, index=True, max_length=64)
     proposal_id: int | None = Field(default=None, index=True)
-    entry_id: str | None = Field(default=None, max_length=300)
-    action: str = Field(max_length=20)  # reject | restore | accept | revert
+    entry_id: str | None = Field(default=None, index=True, max_length=300)
+    target_id: str | None = Field(default=None, max_length=300)
+    action: str = Field(max_length=20)  # reject | restore | accept | revert | merge | unmerge
     reason: str | None = Field(default=None, sa_column=Column(Text))
     at: datetime
 

@@ -1,5 +1,6 @@
 """Fixtures: real SQLite files built by the real migrations, the real app, real imports."""
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,10 @@ DEMO_ENTRIES = FIXTURES / "entries"
 CANON_VALID = FIXTURES / "canon" / "valid"
 CANON_MALFORMED = FIXTURES / "canon" / "malformed"
 SHIPPED = PROJECT_ROOT / "data"
-CORPUS = PROJECT_ROOT.parent / "shared" / "corpus" / "deadends-canons"
+# Beside the checkout by default; ERRATA_CORPUS names it for a checkout that lives elsewhere.
+CORPUS = Path(
+    os.environ.get("ERRATA_CORPUS") or PROJECT_ROOT.parent / "shared" / "corpus" / "deadends-canons"
+)
 SEED_ID = "llm/vllm-block-manager-out-of-memory"
 ADMIN_TOKEN = "test-admin-token"
 

@@ -203,14 +203,17 @@ def test_whole_corpus_imports_idempotently_and_round_trips(settings, tmp_path):
     assert (again.created, again.updated, again.unchanged) == (0, 0, 1922)
     for path in files[::97]:
         source = json.loads(path.read_text())
-        entry = before[source["id"]]
+        entry = before.get(source["id"])
+        if entry is None:  # merged by rule into another entry, which lists it
+            assert any(source["id"] in e["aliases"] for e in before.values())
+            continue
         assert entry["signature"] == source["error"]["signature"]
         assert entry["fix_rate"] == source["verdict"]["fix_success_rate"]
         assert [d["fail_rate"] for d in entry["dead_ends"]] == [d["fail_rate"] for d in source["dead_ends"]]
         assert [w["success_rate"] for w in entry["workarounds"]] == [
             w["success_rate"] for w in source["workarounds"]
         ]
-        assert entry["revision"] == 1
+        assert entry["revision"] >= 2 if entry["aliases"] else entry["revision"] == 1  # a merge is a revision
     engine = make_engine(settings)
     export_all(engine, tmp_path / "export")
     engine.dispose()

@@ -84,9 +84,13 @@ def cjk_pairs(text: str) -> list[str]:
     return pairs
 
 
-def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str, body: str) -> None:
+def delete_index_row(conn: Connection, rowid: int) -> None:
     for table in INDEX_TABLES:
         conn.execute(text(f"DELETE FROM {table} WHERE rowid = :rowid"), {"rowid": rowid})
+
+
+def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str, body: str) -> None:
+    delete_index_row(conn, rowid)
     values = {"r": rowid, "t": title, "s": signature, "b": body}
     for table in ("entry_fts_words", "entry_fts"):
         conn.execute(

@@ -188,6 +188,23 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
                 note = f" — {line(r.note)}" if r.note else ""
                 out.append(f"- {kind}: {target}{note}")
         out.append("")
+    if view.merged:
+        out += [f"## {_('Environments and merged entries')}", ""]
+        for part in view.merged:
+            name = _("Environment %(env)s") % {"env": part.environment} if part.environment else part.id
+            rate = _("fix rate %(rate)s") % {"rate": percent(part.fix_rate, lang)}
+            out += [f"### {name} (`{part.id}`, {rate}, {rate_basis(part.evidence_count, lang)})", ""]
+            out += [fence(part.signature), ""]
+            out += [
+                f"- {v.component} `{v.version or '*'}`: {status_label(v.status, lang)}" for v in part.versions
+            ]
+            for w in part.workarounds:
+                rate = _("%(rate)s success") % {"rate": percent(w.success_rate, lang)}
+                out.append(f"- {label['Workarounds']}: {line(w.title)} ({rate})")
+            for d in part.dead_ends:
+                rate = _("%(rate)s fail") % {"rate": percent(d.fail_rate, lang)}
+                out.append(f"- {label['Dead ends']}: {line(d.action)} ({rate})")
+            out.append("")
     if view.docs:
         out += [f"## {label['Official documentation']}", ""]
         out += [f"- [{d.title}]({d.url})" for d in view.docs] + [""]

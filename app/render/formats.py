@@ -36,15 +36,15 @@ def entry_json(view: EntryView) -> dict:
     return view.model_dump(mode="json", by_alias=True)
 
 
-def _etag(view: EntryView, fmt: str, lang: str) -> str:
+def _etag(view: EntryView, fmt: str, lang: str, context: dict) -> str:
     digest = hashlib.blake2b(view.model_dump_json().encode(), digest_size=12)
-    digest.update(f"{fmt}:{lang}".encode())
+    digest.update(f"{fmt}:{lang}:{sorted(context.items())!r}".encode())
     return f'W/"{digest.hexdigest()}"'
 
 
 def respond_entry(request: Request, view: EntryView, fmt: str, lang: str, **context) -> Response:
     """The entry in the format the URL asks for; 304 when the client's copy is current."""
-    etag = _etag(view, fmt, lang)
+    etag = _etag(view, fmt, lang, context)
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers={"ETag": etag})
     response = _render(request, view, fmt, lang, **context)

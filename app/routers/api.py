@@ -1,15 +1,16 @@
 """The JSON API under /api/v1."""
 
 from typing import Annotated
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse
 
 from app.db import SessionDep
 from app.render.formats import entry_json, json_response
 from app.schemas.views import EntryPage, EntryView
 from app.services.entries.catalog import Filters, list_entries
-from app.services.entries.read import get_entry
+from app.services.entries.read import get_entry, locate
 from app.services.search.query import ranked_snippets
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -39,6 +40,9 @@ def list_errors(
     return json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
 
 
-@router.get("/errors/{entry_id:path}", response_model=EntryView)
+@router.get("/errors/{entry_id:path}", response_model=EntryView, responses={301: {"description": "Merged"}})
 def get_error(entry_id: str, session: SessionDep):
+    found = locate(session, entry_id)
+    if found.id != entry_id:
+        return RedirectResponse(f"{router.prefix}/errors/{quote(found.id)}", status_code=301)
     return json_response(entry_json(get_entry(session, entry_id)))

@@ -10,6 +10,7 @@ from sqlmodel import col, select
 
 from app.db import SessionDep
 from app.models import Entry
+from app.services.entries.aliases import CANONICAL
 from app.services.entries.catalog import recent_entries
 from app.services.errors import PageNotFound
 from app.urls import entry_url
@@ -61,7 +62,11 @@ def _urlset(session, base: str, offset: int, limit: int) -> ET.Element:
     ET.register_namespace("xhtml", XHTML)
     urlset = ET.Element(f"{{{SITEMAP}}}urlset")
     rows = session.exec(
-        select(Entry.id, Entry.updated_at).order_by(col(Entry.id)).offset(offset).limit(limit)
+        select(Entry.id, Entry.updated_at)
+        .where(CANONICAL)
+        .order_by(col(Entry.id))
+        .offset(offset)
+        .limit(limit)
     )
     for entry_id, updated in rows:
         pages = {"en": f"{base}{entry_url(entry_id)}", "zh-Hans": f"{base}{entry_url(entry_id, lang='zh')}"}
@@ -79,7 +84,7 @@ def sitemap(request: Request, session: SessionDep):
     """Every entry page in both languages, each naming its other-language twin; past the
     protocol's 50,000 URLs, an index of gzipped parts of PART_ENTRIES entries each."""
     base = public_base(request)
-    total = session.exec(select(func.count()).select_from(Entry)).one()
+    total = session.exec(select(func.count()).select_from(Entry).where(CANONICAL)).one()
     if 2 * total <= SITEMAP_URLS:
         return _xml(_urlset(session, base, 0, total), "application/xml")
     ET.register_namespace("", SITEMAP)
@@ -93,7 +98,7 @@ def sitemap(request: Request, session: SessionDep):
 @router.get("/sitemaps/{part}.xml.gz")
 def sitemap_part(request: Request, session: SessionDep, part: int = Path(ge=1, le=10_000)):
     """One part of the sitemap index, gzipped as the protocol allows."""
-    total = session.exec(select(func.count()).select_from(Entry)).one()
+    total = session.exec(select(func.count()).select_from(Entry).where(CANONICAL)).one()
     if (part - 1) * PART_ENTRIES >= max(total, 1):
         raise PageNotFound(f"sitemap part {part}")
     urlset = _urlset(session, public_base(request), (part - 1) * PART_ENTRIES, PART_ENTRIES)

@@ -1,4 +1,5 @@
-"""Moderation: list, reject and restore reports. Bearer token from ERRATA_ADMIN_TOKEN."""
+"""Moderation: list, reject and restore reports; merge and unmerge entries. Bearer token from
+ERRATA_ADMIN_TOKEN."""
 
 import hmac
 from typing import Annotated, Literal
@@ -7,8 +8,9 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
 from app.db import SessionDep
 from app.render.formats import json_response
-from app.schemas.api import EntryFigures, ModerationEvidence, ModerationLogRow, RejectIn
+from app.schemas.api import EntryFigures, MergeIn, MergeOut, ModerationEvidence, ModerationLogRow, RejectIn
 from app.services.evidence.reports import list_evidence, moderation_log, reject_evidence, restore_evidence
+from app.services.merging.service import merge_entries, unmerge_entry
 from app.web.deps import SettingsDep
 
 
@@ -63,3 +65,22 @@ def audit_log(
     offset: Annotated[int, Query(ge=0)] = 0,
 ):
     return json_response([r.model_dump() for r in moderation_log(session, limit=limit, offset=offset)])
+
+
+_MERGE_ERRORS = {404: {"description": "No entry has that id"}, 422: {"description": "The field named"}}
+
+
+@router.post("/merge", response_model=MergeOut, responses=_MERGE_ERRORS)
+def merge(body: MergeIn, request: Request):
+    """Merge `from` into `into`: `from` becomes an alias that answers 301 at `into`."""
+    if body.into is None:
+        raise HTTPException(422, [{"loc": ["body", "into"], "field": "into", "msg": "Field required"}])
+    result = merge_entries(request.app.state.engine, body.from_, body.into, reason=body.reason)
+    return json_response(result.model_dump(by_alias=True))
+
+
+@router.post("/unmerge", response_model=MergeOut, responses=_MERGE_ERRORS)
+def unmerge(body: MergeIn, request: Request):
+    """Undo the merge of `from`: it is an entry of its own again, with its own evidence."""
+    result = unmerge_entry(request.app.state.engine, body.from_, body.into, reason=body.reason)
+    return json_response(result.model_dump(by_alias=True))

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
-from app.schemas.common import ITEM_KEY_RE
+from app.schemas.common import ITEM_KEY_RE, EntryId
 from app.schemas.document import Outcome
 from app.schemas.views import EvidenceView
 
@@ -104,10 +104,29 @@ class ModerationEvidence(EvidenceView):
 class ModerationLogRow(BaseModel):
     evidence_uid: str | None
     proposal_id: int | None = None
-    entry_id: str | None = None
     action: str
+    entry_id: str | None = None
+    target_id: str | None = None
     reason: str | None
     at: str
+
+
+class MergeIn(BaseModel):
+    """Merge `from` into `into` (the entry that stays), or undo the merge of `from`."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    from_: Annotated[EntryId, Field(alias="from")]
+    into: EntryId | None = None
+    reason: Annotated[str | None, Field(max_length=2000)] = None
+
+
+class MergeOut(BaseModel):
+    action: str
+    from_: str = Field(serialization_alias="from")
+    into: str
+    repointed: list[str] = Field(description="Aliases of `from` that now point to `into`")
+    touched: list[str] = Field(description="Every entry whose revision the merge bumped")
 
 
 MAX_PASTE_BYTES = 64 * 1024

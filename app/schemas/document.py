@@ -165,12 +165,21 @@ class EntryDoc(Strict):
     related: RelatedDoc = RelatedDoc()
     provenance: ProvenanceDoc | None = None
     evidence: list[EvidenceDoc] = []
+    # Merges: ids merged into this entry, or the entry this one was merged into. They say
+    # how entries group, not what an entry says, so they stay out of the content hash;
+    # an import applies them to entries not merged yet and never undoes a merge.
+    aliases: list[EntryId] = []
+    merged_into: EntryId | None = None
     revision: int | None = Field(default=None, ge=1)
     created_at: AwareDatetime | None = None
     updated_at: AwareDatetime | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> "EntryDoc":
+        if self.merged_into == self.id or self.id in self.aliases:
+            raise ValueError("an entry cannot be merged into itself")
+        if self.merged_into and self.aliases:
+            raise ValueError("an entry merged into another cannot have aliases of its own")
         if self.domain != self.id.split("/", 1)[0]:
             raise ValueError(f"domain {self.domain!r} does not match the id {self.id!r}")
         keys = [w.id for w in self.workarounds] + [d.id for d in self.dead_ends]
@@ -195,4 +204,5 @@ class EntryDoc(Strict):
         return self.model_dump(mode="json", exclude={"evidence", "revision", "created_at", "updated_at"})
 
     def content_hash(self) -> str:
-        return hashlib.sha256(orjson.dumps(self.content(), option=orjson.OPT_SORT_KEYS)).hexdigest()
+        content = {k: v for k, v in self.content().items() if k not in ("aliases", "merged_into")}
+        return hashlib.sha256(orjson.dumps(content, option=orjson.OPT_SORT_KEYS)).hexdigest()

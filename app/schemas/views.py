@@ -134,6 +134,21 @@ class EntryHistory(BaseModel):
     url: str = Field(description="The history page")
 
 
+class MergedPartView(BaseModel):
+    """An entry merged into this one, shown as a section of it: an environment's own facts."""
+
+    id: str
+    environment: str | None = Field(description="The id's environment segment, for an environment variant")
+    title: Text
+    signature: str
+    scope: str
+    fix_rate: float
+    evidence_count: int
+    versions: list[VersionDoc]
+    workarounds: list[WorkaroundView]
+    dead_ends: list[DeadEndView]
+
+
 class EntryView(BaseModel):
     schema_version: int = SCHEMA_VERSION
     id: str
@@ -172,6 +187,10 @@ class EntryView(BaseModel):
     updated_at: datetime
     revision: int
     history: EntryHistory | None = None
+    aliases: list[str] = Field(default=[], description="Ids merged into this entry; each answers 301 here")
+    merged: list[MergedPartView] = Field(
+        default=[], description="What each merged entry says of its own environment: versions, rates"
+    )
 
     def ranked_workarounds(self) -> list[WorkaroundView]:
         """Best measured success first; the curated order breaks ties."""

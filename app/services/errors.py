@@ -82,3 +82,30 @@ class PageNotFound(DomainError, LookupError):
 
     def message(self, gettext: Gettext) -> str:
         return gettext("Nothing here: %(what)s") % {"what": self.args[0]}
+
+
+def _(text: str) -> str:
+    """Marks a message for the catalog; it is translated when the error is shown."""
+    return text
+
+
+SAME_ENTRY = _("%(id)s is already that entry or one of its aliases")
+ALREADY_MERGED = _("%(id)s is already merged into %(into)s")
+MERGED_ELSEWHERE = _("%(id)s is merged into %(into)s; unmerge it first")
+NOT_MERGED = _("%(id)s is not merged into another entry")
+MERGED_INTO_OTHER = _("%(id)s is merged into %(into)s, not %(other)s")
+
+
+class MergeRefused(DomainError):
+    """A merge or unmerge that would leave the base inconsistent: 422 naming the field at fault."""
+
+    status = 422
+
+    def __init__(self, field: str, text: str, **values: str):
+        super().__init__(f"{field}: {text % values}")
+        self.field = field
+        self.text = text
+        self.values = values
+
+    def message(self, gettext: Gettext) -> str:
+        return [{"loc": ["body", self.field], "field": self.field, "msg": gettext(self.text) % self.values}]

@@ -9,7 +9,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from app import i18n
 from app.config import PROJECT_ROOT
 from app.render.markdown import first_code_block, render_inline, render_markdown
-from app.urls import domain_url, entry_url
+from app.urls import domain_url, entry_url, section_anchor
 from app.web.assets import static_url
 
 # Pages run only errata's own script file (copy buttons); the policy makes injected markup
@@ -57,6 +57,7 @@ def environment(lang: str) -> Environment:
         html_lang=i18n.LANGUAGES[lang][1],
         entry_url=lambda entry_id, fmt="html", lang=lang: entry_url(entry_id, lang=lang, fmt=fmt),
         domain_url=lambda domain: domain_url(domain, lang=lang),
+        section_anchor=section_anchor,
         home_url="/zh/" if lang == "zh" else "/",
         search_url="/zh/search" if lang == "zh" else "/search",
         static_url=static_url,

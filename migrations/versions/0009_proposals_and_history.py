@@ -1,7 +1,7 @@
 """readers' proposals; who made each revision, and why
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 """
 
 from collections.abc import Sequence
@@ -12,7 +12,7 @@ from alembic import op
 
 
 revision: str = '0009'
-down_revision: str | None = '0007'
+down_revision: str | None = '0008'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -46,25 +46,17 @@ def upgrade() -> None:
         batch.add_column(sa.Column('author', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=True))
         batch.add_column(sa.Column('summary', sa.Text(), nullable=True))
         batch.add_column(sa.Column('made_at', sa.DateTime(), nullable=True))
+    # 0008 made evidence_uid optional and added entry_id; a proposal is one more kind of target.
     with op.batch_alter_table('moderation_action') as batch:
-        batch.alter_column(
-            'evidence_uid', existing_type=sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True
-        )
         batch.add_column(sa.Column('proposal_id', sa.Integer(), nullable=True))
-        batch.add_column(sa.Column('entry_id', sqlmodel.sql.sqltypes.AutoString(length=300), nullable=True))
         batch.create_index('ix_moderation_action_proposal_id', ['proposal_id'])
 
 
 def downgrade() -> None:
+    op.execute("DELETE FROM moderation_action WHERE proposal_id IS NOT NULL")
     with op.batch_alter_table('moderation_action') as batch:
         batch.drop_index('ix_moderation_action_proposal_id')
-        batch.drop_column('entry_id')
         batch.drop_column('proposal_id')
-    op.execute("DELETE FROM moderation_action WHERE evidence_uid IS NULL")
-    with op.batch_alter_table('moderation_action') as batch:
-        batch.alter_column(
-            'evidence_uid', existing_type=sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False
-        )
     with op.batch_alter_table('entry_revision') as batch:
         batch.drop_column('made_at')
         batch.drop_column('summary')

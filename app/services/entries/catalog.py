@@ -7,6 +7,7 @@ from sqlmodel import Session, col, select
 
 from app.models import Entry, VersionRow
 from app.schemas.views import DomainCount, EntrySummary
+from app.services.entries.aliases import CANONICAL
 from app.services.entries.read import summary
 from app.services.entries.versions import covers
 
@@ -27,11 +28,19 @@ def affected_entry_ids(session: Session, component: str, version: str | None) ->
             VersionRow.status == "active",
         )
     ).all()
-    return {entry_id for entry_id, row in rows if version is None or covers(row, version)}
+    affected = {entry_id for entry_id, row in rows if version is None or covers(row, version)}
+    # An alias's rows speak for its canonical entry.
+    return affected | set(
+        session.exec(
+            select(Entry.canonical_id).where(
+                col(Entry.id).in_(affected), col(Entry.canonical_id).is_not(None)
+            )
+        )
+    )
 
 
 def _filtered(session: Session, filters: Filters, ids: list[str] | None):
-    query = select(Entry)
+    query = select(Entry).where(CANONICAL)
     if filters.domain:
         query = query.where(Entry.domain == filters.domain)
     if filters.category:
@@ -67,20 +76,22 @@ def list_entries(
 
 def domain_counts(session: Session) -> list[DomainCount]:
     rows = session.exec(
-        select(Entry.domain, func.count()).group_by(Entry.domain).order_by(Entry.domain)
+        select(Entry.domain, func.count()).where(CANONICAL).group_by(Entry.domain).order_by(Entry.domain)
     ).all()
     return [DomainCount(domain=d, count=n) for d, n in rows]
 
 
 def recent_entries(session: Session, limit: int = 10) -> list[EntrySummary]:
-    rows = session.exec(select(Entry).order_by(col(Entry.updated_at).desc(), Entry.id).limit(limit)).all()
+    rows = session.exec(
+        select(Entry).where(CANONICAL).order_by(col(Entry.updated_at).desc(), Entry.id).limit(limit)
+    ).all()
     return [summary(e) for e in rows]
 
 
 def most_reported(session: Session, limit: int = 10) -> list[EntrySummary]:
     rows = session.exec(
         select(Entry)
-        .where(Entry.evidence_count > 0)
+        .where(CANONICAL, Entry.evidence_count > 0)
         .order_by(col(Entry.evidence_count).desc(), Entry.id)
         .limit(limit)
     ).all()

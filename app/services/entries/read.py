@@ -1,6 +1,7 @@
 """Reading entries: one load builds the EntryView every format and language renders."""
 
 from collections import defaultdict
+from dataclasses import dataclass
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -35,6 +36,7 @@ from app.schemas.views import (
     EntryView,
     EvidenceView,
     LastChange,
+    MergedPartView,
     PriorView,
     RelatedView,
     RelatedViews,
@@ -42,6 +44,7 @@ from app.schemas.views import (
     VersionReport,
     WorkaroundView,
 )
+from app.services.entries.aliases import alias_ids, aliases_of, environment_of, same_error_ids
 from app.services.errors import EntryNotFound
 from app.services.evidence import stats
 from app.urls import entry_url, history_url
@@ -106,12 +109,12 @@ def evidence_views(session: Session, rows: list[Evidence]) -> list[EvidenceView]
     ]
 
 
-def _version_reports(session: Session, entry_id: str, names: dict[str, str]) -> list[VersionReport]:
+def _version_reports(session: Session, entry_ids: list[str], names: dict[str, str]) -> list[VersionReport]:
     """Outcome counts per reported component version; `names` gives the entry's spelling of each."""
     rows = session.exec(
         select(EvidenceVersion.component, EvidenceVersion.version, Evidence.outcome, func.count())
         .join(Evidence, col(Evidence.id) == EvidenceVersion.evidence_id)
-        .where(Evidence.entry_id == entry_id, Evidence.status == "accepted")
+        .where(col(Evidence.entry_id).in_(entry_ids), Evidence.status == "accepted")
         .group_by(EvidenceVersion.component, EvidenceVersion.version, Evidence.outcome)
     ).all()
     reports: dict[tuple[str, str], VersionReport] = {}
@@ -175,20 +178,103 @@ def _history(session: Session, entry: Entry) -> EntryHistory:
     )
 
 
+@dataclass(frozen=True)
+class Located:
+    id: str  # the entry to show: a canonical entry
+    alias: str | None = None  # the merged entry the address named, if it named one
+
+
+def locate(session: Session, entry_id: str) -> Located:
+    """The entry an address names, forgiving case and stray slashes (`LLM/Foo/` -> `llm/foo`),
+    following an alias to its canonical entry, and taking `domain/slug` to the entry its
+    environment variants (`domain/slug/env`) were grouped under."""
+    for candidate in dict.fromkeys((entry_id, entry_id.strip("/").lower())):
+        entry = session.get(Entry, candidate)
+        if entry is not None:
+            return Located(entry.canonical_id, entry.id) if entry.canonical_id else Located(entry.id)
+    variants = same_error_ids(session, entry_id.strip("/").lower())
+    canonical = next((e.canonical_id or e.id for e in variants), None)
+    if canonical is None:
+        raise EntryNotFound(entry_id)
+    return Located(canonical)
+
+
 def canonical_id(session: Session, entry_id: str) -> str:
-    """The id as stored, forgiving case and stray slashes (`LLM/Foo/` -> `llm/foo`)."""
-    if session.get(Entry, entry_id) is not None:
-        return entry_id
-    candidate = entry_id.strip("/").lower()
-    if candidate != entry_id and session.get(Entry, candidate) is not None:
-        return candidate
-    raise EntryNotFound(entry_id)
+    return locate(session, entry_id).id
 
 
-def get_entry(session: Session, entry_id: str) -> EntryView:
+def get_entry(session: Session, entry_id: str, *, merged: bool = True) -> EntryView:
+    """The entry as readers see it: with `merged`, a canonical entry also shows what its
+    aliases bring (their wordings, patterns, links, reports, and a section each); without,
+    only its own content (what export and history keep)."""
     entry = session.get(Entry, entry_id)
     if entry is None:
         raise EntryNotFound(entry_id)
+    view = _own_view(session, entry)
+    return _with_aliases(session, view, aliases_of(session, entry_id)) if merged else view
+
+
+def _unique(items: list, key) -> list:
+    seen: dict = {}
+    for item in items:
+        seen.setdefault(key(item), item)
+    return list(seen.values())
+
+
+def _with_aliases(session: Session, view: EntryView, aliases: list[Entry]) -> EntryView:
+    if not aliases:
+        return view
+    parts = [_own_view(session, a) for a in aliases]
+    group = [view.id, *view.aliases]
+    wordings = [VariantDoc(text=p.signature) for p in parts]
+    every = [*view.variants, *wordings, *(v for p in parts for v in p.variants)]
+    variants = [v for v in _unique(every, lambda v: v.text) if v.text != view.signature]
+    related = {
+        kind: _unique(
+            [r for p in (view, *parts) for r in getattr(p.related, kind) if r.id not in group],
+            lambda r: r.id,
+        )
+        for kind in RELATION_KINDS
+    }
+    recent = session.exec(
+        select(Evidence)
+        .where(col(Evidence.entry_id).in_(group), Evidence.status == "accepted")
+        .order_by(col(Evidence.submitted_at).desc(), col(Evidence.id).desc())
+        .limit(RECENT_EVIDENCE)
+    ).all()
+    names = {v.component.lower(): v.component for p in (view, *parts) for v in p.versions}
+    return view.model_copy(
+        update={
+            "variants": variants,
+            "patterns": list(dict.fromkeys(p for part in (view, *parts) for p in part.patterns)),
+            "verification": _unique(
+                [c for p in (view, *parts) for c in p.verification], lambda c: (c.text, c.method, c.tool)
+            ),
+            "docs": _unique([d for p in (view, *parts) for d in p.docs], lambda d: d.url),
+            "related": RelatedViews(**related),
+            "recent_evidence": evidence_views(session, list(recent)),
+            "version_reports": _version_reports(session, group, names),
+            "merged": [
+                MergedPartView(
+                    id=p.id,
+                    environment=environment_of(p.id, view.id),
+                    title=p.title,
+                    signature=p.signature,
+                    scope=p.scope,
+                    fix_rate=p.fix_rate,
+                    evidence_count=p.evidence_count,
+                    versions=p.versions,
+                    workarounds=p.workarounds,
+                    dead_ends=p.dead_ends,
+                )
+                for p in parts
+            ],
+        }
+    )
+
+
+def _own_view(session: Session, entry: Entry) -> EntryView:
+    entry_id = entry.id
     recent = session.exec(
         select(Evidence)
         .where(Evidence.entry_id == entry_id, Evidence.status == "accepted")
@@ -269,13 +355,14 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
         provenance=provenance(entry),
         recent_evidence=evidence_views(session, recent),
         version_reports=_version_reports(
-            session, entry_id, {v.component.lower(): v.component for v in versions}
+            session, [entry_id], {v.component.lower(): v.component for v in versions}
         ),
         links=links(entry.id),
         created_at=entry.created_at,
         updated_at=entry.updated_at,
         revision=entry.revision,
         history=_history(session, entry),
+        aliases=alias_ids(session, entry_id),
     )
 
 

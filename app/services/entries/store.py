@@ -20,9 +20,10 @@ from app.models import (
     Workaround,
 )
 from app.schemas.document import RELATION_KINDS, EntryDoc, EvidenceDoc
+from app.services.entries.aliases import aliases_of
 from app.services.entries.read import get_entry
 from app.services.evidence import stats
-from app.services.interchange.documents import document_content
+from app.services.interchange.documents import to_document
 from app.services.search import index as search_index
 
 SaveResult = Literal["created", "updated", "unchanged"]
@@ -226,18 +227,7 @@ def save_document(
         session.flush()
     elif entry.content_hash != columns["content_hash"]:
         result = "updated"
-        previous = document_content(get_entry(session, doc.id))
-        session.add(
-            EntryRevision(
-                entry_id=doc.id,
-                revision=entry.revision,
-                content=previous,
-                replaced_at=now,
-                author=entry.changed_by,
-                summary=entry.change_summary,
-                made_at=entry.updated_at,
-            )
-        )
+        previous = _keep_revision(session, entry, now)
         entry.field_origins = _origins(previous, doc.content(), entry.field_origins or {}, author)
         entry.changed_by, entry.change_summary = author, summary
         for model in _CHILDREN:
@@ -253,6 +243,11 @@ def save_document(
         session.add_all(_child_rows(doc))
         session.flush()
         search_index.index_entry(session, entry)
+        if entry.canonical_id:
+            # The canonical entry shows this alias's wordings: its index rows follow.
+            canonical = session.get(Entry, entry.canonical_id)
+            canonical.changed = search_index.next_value(session, Entry.changed)
+            search_index.index_entry(session, canonical)
     if _add_missing_evidence(session, doc) or result != "unchanged":
         session.flush()
         recompute_figures(session, doc.id)
@@ -261,30 +256,130 @@ def save_document(
     return result
 
 
-def recompute_figures(session: Session, entry_id: str) -> stats.Figures:
-    """Derive every figure of an entry from its accepted evidence and write them back."""
-    entry = session.get(Entry, entry_id)
-    workarounds = session.exec(select(Workaround).where(Workaround.entry_id == entry_id)).all()
-    dead_ends = session.exec(select(DeadEnd).where(DeadEnd.entry_id == entry_id)).all()
+def current_content(session: Session, entry: Entry) -> dict:
+    """The entry's own content as a revision keeps it (without what its aliases add)."""
+    return to_document(
+        get_entry(session, entry.id, merged=False), [], merged_into=entry.canonical_id
+    ).content()
+
+
+def _keep_revision(session: Session, entry: Entry, now: datetime) -> dict:
+    """Keep the entry's content as it is now in its history, with who made that revision and
+    why, before a change replaces it; returns that content."""
+    previous = current_content(session, entry)
+    session.add(
+        EntryRevision(
+            entry_id=entry.id,
+            revision=entry.revision,
+            content=previous,
+            replaced_at=now,
+            author=entry.changed_by,
+            summary=entry.change_summary,
+            made_at=entry.updated_at,
+        )
+    )
+    return previous
+
+
+def regroup(
+    session: Session,
+    changes: dict[str, str | None],
+    *,
+    now: datetime,
+    record: bool = True,
+    author: str = "moderator",
+    summary: str | None = None,
+) -> list[str]:
+    """Point each entry of `changes` at a canonical entry (an id), or at none (it stands alone).
+
+    Every entry touched (those changed, and the canonical entries they leave or join) keeps
+    its previous content in its history, gets a new revision and `changed` value (so lookup
+    indexes and caches re-read it), its search row and its figures: a canonical entry's
+    figures come from the evidence of all its aliases. Returns the ids touched.
+
+    Without `record`, the grouping is restored rather than changed (an import of files that
+    state it, whose revisions already count it): no history, revision or date moves.
+    """
+    entries = {entry_id: session.get(Entry, entry_id) for entry_id in changes}
+    touched = set(changes)
+    touched |= {e.canonical_id for e in entries.values() if e.canonical_id}
+    touched |= {target for target in changes.values() if target}
+    ordered = sorted(touched)
+    rows = {entry_id: session.get(Entry, entry_id) for entry_id in ordered}
+    for entry in rows.values() if record else ():
+        _keep_revision(session, entry, now)
+    session.flush()
+    for entry_id, target in changes.items():
+        rows[entry_id].canonical_id = target
+    for entry in rows.values():
+        if record:
+            entry.revision += 1
+            entry.updated_at = now
+            entry.changed_by, entry.change_summary = author, summary
+        entry.changed = search_index.next_value(session, Entry.changed)
+        session.add(entry)
+        session.flush()
+    for entry in rows.values():
+        search_index.index_entry(session, entry)
+    for entry in rows.values():
+        recompute_figures(session, entry.id)
+    session.flush()
+    return ordered
+
+
+def item_key(entry_id: str, canonical_id: str | None, key: str) -> str:
+    """An item's key among the figures of its canonical entry: an alias's items are namespaced."""
+    return f"{entry_id}#{key}" if canonical_id else key
+
+
+def _own_figures(session: Session, members: list[Entry]) -> stats.Figures:
+    """Figures of the first of `members` from the accepted evidence of all of them."""
+    ids = [m.id for m in members]
+    canonical = {m.id: (None if m is members[0] else members[0].id) for m in members}
+    workarounds = session.exec(select(Workaround).where(col(Workaround.entry_id).in_(ids))).all()
+    dead_ends = session.exec(select(DeadEnd).where(col(DeadEnd.entry_id).in_(ids))).all()
+
+    def key(row) -> str:
+        return item_key(row.entry_id, canonical[row.entry_id], row.key)
+
     priors = stats.Priors(
-        fix_rate=entry.prior_fix_rate,
-        confidence=entry.prior_confidence,
-        workarounds={w.key: w.prior_rate for w in workarounds},
-        dead_ends={d.key: d.prior_rate for d in dead_ends},
+        fix_rate=members[0].prior_fix_rate,
+        confidence=members[0].prior_confidence,
+        workarounds={key(w): w.prior_rate for w in workarounds},
+        dead_ends={key(d): d.prior_rate for d in dead_ends},
     )
     reports = session.exec(
-        select(Evidence.item, Evidence.outcome).where(
-            Evidence.entry_id == entry_id, Evidence.status == "accepted"
+        select(Evidence.entry_id, Evidence.item, Evidence.outcome).where(
+            col(Evidence.entry_id).in_(ids), Evidence.status == "accepted"
         )
     ).all()
     figures = stats.Evidence.from_reports(
-        (stats.Report(item, outcome) for item, outcome in reports), priors
+        (
+            stats.Report(item and item_key(entry_id, canonical[entry_id], item), outcome)
+            for entry_id, item, outcome in reports
+        ),
+        priors,
     ).figures(priors)
+    entry = members[0]
     entry.fix_rate, entry.confidence = figures.fix_rate, figures.confidence
     entry.evidence_count = figures.evidence_count
     for rows, rates in ((workarounds, figures.workarounds), (dead_ends, figures.dead_ends)):
         for row in rows:
-            row.rate, tally = rates[row.key]
+            row.rate, tally = rates[key(row)]
             row.worked, row.failed, row.partial = tally.worked, tally.failed, tally.partial
     session.add(entry)
     return figures
+
+
+def recompute_figures(session: Session, entry_id: str) -> stats.Figures:
+    """Derive every figure of an entry from the accepted evidence and write them back.
+
+    An alias keeps figures of its own evidence (shown in its section, and its own again
+    when unmerged), and its canonical entry is recomputed from the evidence of the whole
+    group; the figures returned are those of the canonical entry, where an alias's items
+    have namespaced keys (`item_key`)."""
+    entry = session.get(Entry, entry_id)
+    if entry.canonical_id:
+        _own_figures(session, [entry])
+        return recompute_figures(session, entry.canonical_id)
+    return _own_figures(session, [entry, *aliases_of(session, entry_id)])

@@ -19,8 +19,9 @@ from app.schemas.api import (
     ModerationLogRow,
 )
 from app.schemas.document import EvidenceDoc
+from app.services.entries.aliases import alias_ids
 from app.services.entries.read import evidence_views
-from app.services.entries.store import add_evidence_row, recompute_figures
+from app.services.entries.store import add_evidence_row, item_key, recompute_figures
 from app.services.errors import EntryNotFound, EvidenceNotFound, ItemNotFound, RateLimited
 
 
@@ -39,12 +40,16 @@ def new_uid(now: datetime) -> str:
     return f"{int(now.timestamp() * 1000):012x}{secrets.token_hex(8)}"
 
 
-def _item_kind(session: Session, entry_id: str, item: str | None) -> str | None:
+def _item_owner(session: Session, entry_id: str, item: str | None) -> tuple[str, str | None]:
+    """The entry whose workaround or dead end `item` is, and which of the two it is: the
+    entry itself, or (on a canonical entry's page) the alias whose section shows it."""
     if item is None:
-        return None
-    for model, kind in ((Workaround, "workaround"), (DeadEnd, "dead_end")):
-        if session.exec(select(model.id).where(model.entry_id == entry_id, model.key == item)).first():
-            return kind
+        return entry_id, None
+    owners = [entry_id, *alias_ids(session, entry_id)]
+    for owner in owners:
+        for model, kind in ((Workaround, "workaround"), (DeadEnd, "dead_end")):
+            if session.exec(select(model.id).where(model.entry_id == owner, model.key == item)).first():
+                return owner, kind
     raise ItemNotFound(entry_id, item)
 
 
@@ -79,9 +84,11 @@ def record_evidence(
     """
     now = now or datetime.now(UTC)
     with write_session(engine) as session:
-        if session.get(Entry, entry_id) is None:
+        entry = session.get(Entry, entry_id)
+        if entry is None:
             raise EntryNotFound(entry_id)
-        kind = _item_kind(session, entry_id, report.item)
+        entry_id, kind = _item_owner(session, entry_id, report.item)
+        canonical = session.get(Entry, entry_id).canonical_id
         if client is not None and limit is not None:
             check_rate(session, client, limit, now)
         doc = EvidenceDoc(
@@ -98,7 +105,8 @@ def record_evidence(
         item = None
         if kind is not None:
             rates = figures.workarounds if kind == "workaround" else figures.dead_ends
-            item = ItemFigure(id=report.item, kind=kind, rate=rates[report.item][0])
+            key = item_key(entry_id, canonical, report.item)
+            item = ItemFigure(id=report.item, kind=kind, rate=rates[key][0])
         created = EvidenceCreated(
             evidence=evidence_views(session, [row])[0],
             entry=EntryFigures(
@@ -165,8 +173,9 @@ def moderation_log(session: Session, *, limit: int, offset: int) -> list[Moderat
         ModerationLogRow(
             evidence_uid=r.evidence_uid,
             proposal_id=r.proposal_id,
-            entry_id=r.entry_id,
             action=r.action,
+            entry_id=r.entry_id,
+            target_id=r.target_id,
             reason=r.reason,
             at=r.at.isoformat(),
         )

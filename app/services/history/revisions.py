@@ -9,11 +9,9 @@ from sqlmodel import Session, col, select
 from app.db import write_session
 from app.models import Entry, EntryRevision, ModerationAction, Proposal
 from app.schemas.document import EntryDoc
-from app.services.entries.read import get_entry
-from app.services.entries.store import IMPORT, save_document
+from app.services.entries.store import IMPORT, current_content, save_document
 from app.services.errors import DomainError, EntryNotFound, Gettext
 from app.services.history.diff import FieldDiff, changed_fields, diff
-from app.services.interchange.documents import document_content
 
 MODERATOR = "moderator"
 
@@ -61,7 +59,7 @@ def _contents(session: Session, entry_id: str) -> tuple[Entry, dict[int, dict], 
         select(EntryRevision).where(EntryRevision.entry_id == entry_id).order_by(col(EntryRevision.revision))
     ).all()
     contents = {r.revision: r.content for r in rows}
-    contents[entry.revision] = document_content(get_entry(session, entry_id))
+    contents[entry.revision] = current_content(session, entry)
     return entry, contents, list(rows)
 
 

@@ -17,8 +17,9 @@ from app.schemas.document import (
 from app.schemas.views import EntryView, EvidenceView
 
 
-def to_document(view: EntryView, evidence: list[EvidenceView]) -> EntryDoc:
-    """The file form of an entry: curated content, priors, every report, bookkeeping."""
+def to_document(view: EntryView, evidence: list[EvidenceView], *, merged_into: str | None = None) -> EntryDoc:
+    """The file form of an entry (its own content, `get_entry(merged=False)`): curated
+    content, priors, every report, bookkeeping, and how it is merged."""
     return EntryDoc(
         id=view.id,
         domain=view.domain,
@@ -86,14 +87,12 @@ def to_document(view: EntryView, evidence: list[EvidenceView]) -> EntryDoc:
             )
             for e in evidence
         ],
+        aliases=view.aliases,
+        merged_into=merged_into,
         revision=view.revision,
         created_at=view.created_at,
         updated_at=view.updated_at,
     )
-
-
-def document_content(view: EntryView) -> dict:
-    return to_document(view, []).content()
 
 
 # --- YAML -----------------------------------------------------------------------------

@@ -20,14 +20,18 @@ def export_all(
 ) -> int:
     written = 0
     with read_session(engine) as session:
-        ids = session.exec(select(Entry.id).order_by(Entry.id)).all()
-        for entry_id in progress(ids):
+        rows = dict(session.exec(select(Entry.id, Entry.canonical_id).order_by(Entry.id)).all())
+        for entry_id in progress(list(rows)):
             evidence = session.exec(
                 select(Evidence)
                 .where(Evidence.entry_id == entry_id)
                 .order_by(Evidence.submitted_at, Evidence.id)
             ).all()
-            doc = to_document(get_entry(session, entry_id), evidence_views(session, list(evidence)))
+            doc = to_document(
+                get_entry(session, entry_id, merged=False),
+                evidence_views(session, list(evidence)),
+                merged_into=rows[entry_id],
+            )
             path = document_path(target, entry_id)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(dump_document(doc), encoding="utf-8")

@@ -16,10 +16,14 @@ from pydantic import ValidationError
 from sqlalchemy import Engine
 
 from app.db import write_session
+from app.models import Entry
 from app.schemas.document import EntryDoc
 from app.services.entries.store import save_document
+from app.services.errors import DomainError
 from app.services.interchange.canon import canon_to_document, is_canon
 from app.services.interchange.documents import load_document
+from app.services.merging.merge import merge
+from app.services.merging.rules import apply_rules
 from app.services.search import index as search_index
 
 SUFFIXES = (".yaml", ".yml", ".json")
@@ -43,6 +47,8 @@ class ImportReport:
     updated: int = 0
     unchanged: int = 0
     failures: list[ImportFailure] = field(default_factory=list)
+    merged: list[tuple[str, str, str]] = field(default_factory=list)  # (from, into, why)
+    candidates: int = 0  # possible duplicates this import created, left for a moderator
 
     @property
     def failed(self) -> int:
@@ -94,17 +100,50 @@ def parse_file(path: Path) -> EntryDoc:
         raise DocumentError(*_field_of(exc)) from None
 
 
+def _merge(
+    engine: Engine,
+    declared: list[tuple[Path, EntryDoc]],
+    by_rule: list[str],
+    report: ImportReport,
+    now: datetime,
+) -> None:
+    """Merges once every file is in: those files state (export of a merged base), then those
+    the rules find for new entries whose files state nothing of it (deadends.dev canon files,
+    entries written by hand without bookkeeping). A merge already made is left as it is."""
+    with write_session(engine) as session:
+        for path, doc in declared:
+            pairs = [(alias, doc.id, "aliases") for alias in doc.aliases]
+            pairs += [(doc.id, doc.merged_into, "merged_into")] if doc.merged_into else []
+            for source, target, name in pairs:
+                current = session.get(Entry, source)
+                if current is not None and current.canonical_id:
+                    continue
+                try:
+                    with session.begin_nested():
+                        merge(session, source, target, now=now, record=False)
+                except DomainError as exc:
+                    report.failures.append(ImportFailure(path, name, str(exc)))
+                    continue
+                report.merged.append((source, target, "stated in the file"))
+        rules = apply_rules(session, by_rule, now=now)
+    report.merged += rules.merged
+    report.candidates = len(rules.candidates)
+
+
 def import_paths(
     engine: Engine,
     paths: Iterable[Path],
     *,
     progress: Callable[[Iterable[Path]], Iterable[Path]] = lambda files: files,
     now: datetime | None = None,
+    merge_by_rule: bool = True,
 ) -> ImportReport:
     report = ImportReport()
     now = now or datetime.now(UTC)
     files = discover(paths)
     pending: list[tuple[Path, EntryDoc]] = []
+    declared: list[tuple[Path, EntryDoc]] = []
+    by_rule: list[str] = []
 
     def flush() -> None:
         with write_session(engine) as session:
@@ -116,6 +155,10 @@ def import_paths(
                     report.failures.append(ImportFailure(path, "(database)", str(exc).splitlines()[0]))
                     continue
                 setattr(report, result, getattr(report, result) + 1)
+                if doc.aliases or doc.merged_into:
+                    declared.append((path, doc))
+                elif result == "created" and doc.revision is None and merge_by_rule:
+                    by_rule.append(doc.id)
         pending.clear()
 
     for path in progress(files):
@@ -129,6 +172,8 @@ def import_paths(
             flush()
     if pending:
         flush()
+    if declared or by_rule:
+        _merge(engine, declared, by_rule, report, now)
     if report.created + report.updated >= OPTIMIZE_AFTER:
         with write_session(engine) as session:
             search_index.optimize(session)

@@ -37,11 +37,12 @@ class IndexedEntry:
 
 
 def _phrasings(
-    entry_id: str, title: str, wordings: list[str], patterns: list[str]
+    titles: list[tuple[str, str]], wordings: list[str], patterns: list[str]
 ) -> list[tuple[float, frozenset[str]]]:
+    """`titles`: (id, English title) of the entry and of each alias merged into it."""
     found = [(SIGNATURE, wording) for wording in wordings]
     found += [(PATTERN, regex_words(alt)) for pattern in patterns for alt in alternatives(pattern)]
-    found.append((TITLE, f"{title} {entry_id.split('/')[1].replace('-', ' ')}"))
+    found += [(TITLE, f"{title} {entry_id.split('/')[1].replace('-', ' ')}") for entry_id, title in titles]
     # Interned: the same words recur across thousands of entries.
     return [(weight, frozenset(map(sys.intern, tokens(text)))) for weight, text in found if tokens(text)]
 
@@ -104,39 +105,68 @@ class LookupIndex:
             self.watermark = latest
 
     def _load(self, session: Session, after: int) -> None:
-        """Read changed entries in chunks, only the columns the index needs."""
-        ids = session.exec(select(Entry.id).where(Entry.changed > after).order_by(Entry.id)).all()
+        """Read changed entries in chunks, only the columns the index needs. A canonical entry
+        is indexed with every wording, pattern and title of its aliases (a paste that names an
+        alias finds its canonical); an alias is not indexed of its own."""
+        rows = session.exec(
+            select(Entry.id, Entry.canonical_id).where(Entry.changed > after).order_by(Entry.id)
+        ).all()
+        for entry_id, canonical in rows:
+            if canonical:
+                self._drop(entry_id)
+        ids = [entry_id for entry_id, canonical in rows if not canonical]
         for start in range(0, len(ids), _CHUNK):
             part = ids[start : start + _CHUNK]
+            members: dict[str, list[str]] = {entry_id: [entry_id] for entry_id in part}
+            for alias, canonical in session.exec(
+                select(Entry.id, Entry.canonical_id)
+                .where(col(Entry.canonical_id).in_(part))
+                .order_by(Entry.id)
+            ):
+                members[canonical].append(alias)
+            owner = {member: entry_id for entry_id, group in members.items() for member in group}
             patterns: dict[str, list[str]] = defaultdict(list)
             versions: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
             for entry_id, regex in session.exec(
                 select(Pattern.entry_id, Pattern.regex)
-                .where(col(Pattern.entry_id).in_(part))
+                .where(col(Pattern.entry_id).in_(list(owner)))
                 .order_by(Pattern.entry_id, Pattern.position)
             ):
-                patterns[entry_id].append(regex)
+                if regex not in patterns[owner[entry_id]]:
+                    patterns[owner[entry_id]].append(regex)
             for entry_id, component, version, status in session.exec(
                 select(
                     VersionRow.entry_id, VersionRow.component, VersionRow.version, VersionRow.status
-                ).where(col(VersionRow.entry_id).in_(part))
+                ).where(col(VersionRow.entry_id).in_(list(owner)))
             ):
-                versions[entry_id].append((sys.intern(component.lower()), version, sys.intern(status)))
-            for entry_id, title_en, title_zh, signature, variants in session.exec(
-                select(Entry.id, Entry.title_en, Entry.title_zh, Entry.signature, Entry.variants).where(
-                    col(Entry.id).in_(part)
+                versions[owner[entry_id]].append((sys.intern(component.lower()), version, sys.intern(status)))
+            texts = {
+                entry_id: (title_en, title_zh, [signature, *(v["text"] for v in variants)])
+                for entry_id, title_en, title_zh, signature, variants in session.exec(
+                    select(Entry.id, Entry.title_en, Entry.title_zh, Entry.signature, Entry.variants).where(
+                        col(Entry.id).in_(list(owner))
+                    )
                 )
-            ):
-                wordings = [signature, *(v["text"] for v in variants)]
+            }
+            for entry_id, group in members.items():
+                title_en, title_zh, _ = texts[entry_id]
+                titles = [(member, texts[member][0]) for member in group]
+                wordings = list(dict.fromkeys(w for member in group for w in texts[member][2]))
                 self._put(
                     IndexedEntry(
                         id=entry_id,
                         title=(title_en, title_zh),
-                        phrasings=_phrasings(entry_id, title_en, wordings, patterns[entry_id]),
+                        phrasings=_phrasings(titles, wordings, patterns[entry_id]),
                         patterns=tuple(patterns[entry_id]),
                         versions=versions[entry_id],
                     )
                 )
+
+    def _drop(self, entry_id: str) -> None:
+        previous = self.entries.pop(entry_id, None)
+        if previous is not None:
+            for token in field_weights(previous.phrasings):
+                self.postings[token].pop(entry_id, None)
 
     def _put(self, indexed: IndexedEntry) -> None:
         previous = self.entries.get(indexed.id)

@@ -1,7 +1,7 @@
 """Keeps the full-text index in step with entries: called in the transaction of every entry write."""
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.backends import sqlite as sqlite_backend
 from app.models import DeadEnd, Entry, Workaround
@@ -16,8 +16,8 @@ def _join(*parts: str | None) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def index_entry(session: Session, entry: Entry) -> None:
-    """(Re)write the index row of one entry: both languages, every text a reader searches."""
+def _texts(session: Session, entry: Entry) -> tuple[str, str, str]:
+    """Title, signature and body text of one entry, as the index holds them."""
     workarounds = session.exec(select(Workaround).where(Workaround.entry_id == entry.id)).all()
     dead_ends = session.exec(select(DeadEnd).where(DeadEnd.entry_id == entry.id)).all()
     body = _join(
@@ -31,19 +31,29 @@ def index_entry(session: Session, entry: Entry) -> None:
         ),
         *(_join(d.action_en, d.action_zh, d.why_fails_en, d.why_fails_zh) for d in dead_ends),
     )
-    sqlite_backend.write_index_row(
-        session.connection(),
-        entry.seq,
-        title=_join(entry.title_en, entry.title_zh, entry.id, entry.category),
-        signature=_join(entry.signature, *(v["text"] for v in entry.variants)),
-        body=body,
-    )
+    title = _join(entry.title_en, entry.title_zh, entry.id, entry.category)
+    return title, _join(entry.signature, *(v["text"] for v in entry.variants)), body
+
+
+def index_entry(session: Session, entry: Entry) -> None:
+    """(Re)write the index row of one entry: both languages, every text a reader searches.
+
+    A canonical entry's row holds its aliases' text too, and an alias has no row, so a
+    search finds each error once, whichever of its entries' words it used."""
+    conn = session.connection()
+    if entry.canonical_id:
+        sqlite_backend.delete_index_row(conn, entry.seq)
+        return
+    aliases = session.exec(select(Entry).where(Entry.canonical_id == entry.id).order_by(Entry.id)).all()
+    parts = [_texts(session, e) for e in (entry, *aliases)]
+    title, signature, body = (_join(*column) for column in zip(*parts, strict=True))
+    sqlite_backend.write_index_row(conn, entry.seq, title=title, signature=signature, body=body)
 
 
 def reindex_all(session: Session) -> int:
     """Rebuild the full-text index from the entries (after a restore, or should it drift)."""
     sqlite_backend.clear_index(session.connection())
-    entries = session.exec(select(Entry)).all()
+    entries = session.exec(select(Entry).where(col(Entry.canonical_id).is_(None))).all()
     for entry in entries:
         index_entry(session, entry)
     sqlite_backend.optimize_index(session.connection())

@@ -1,0 +1,149 @@
+"""The merge service on real SQLite files built by the migrations: aliases, figures, history, undo."""
+
+from datetime import UTC, datetime
+
+import pytest
+from sqlmodel import Session, select
+
+from app.db import make_engine, write_session
+from app.models import Entry, EntryRevision, ModerationAction
+from app.schemas.api import EvidenceIn
+from app.services.entries.read import get_entry, locate
+from app.services.errors import EntryNotFound, MergeRefused
+from app.services.evidence.reports import record_evidence
+from app.services.merging.merge import merge, unmerge
+from tests.conftest import CANON_VALID, DEMO_ENTRIES, load
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+FULL, MISSING, CJK = "demo/full-bilingual", "demo/zh-missing", "demo/cjk-only"
+WIDGET = "tooling/widget-crash/widget2-linux"
+
+
+@pytest.fixture
+def base(settings):
+    load(settings, DEMO_ENTRIES, CANON_VALID)
+    engine = make_engine(settings)
+    yield engine
+    engine.dispose()
+
+
+def _report(engine, entry_id: str, outcome: str = "worked", item: str | None = None):
+    return record_evidence(engine, entry_id=entry_id, report=EvidenceIn(outcome=outcome, item=item))
+
+
+def _merge(engine, source: str, target: str):
+    with write_session(engine) as session:
+        return merge(session, source, target, now=NOW, reason="test")
+
+
+def _unmerge(engine, source: str):
+    with write_session(engine) as session:
+        return unmerge(session, source, now=NOW)
+
+
+def test_merge_gathers_evidence_and_recomputes_figures_and_unmerge_gives_them_back(base):
+    _report(base, FULL, "failed")
+    _report(base, MISSING, "worked")
+    _report(base, MISSING, "worked")
+    with Session(base) as session:
+        alone = {i: get_entry(session, i) for i in (FULL, MISSING)}
+    _merge(base, MISSING, FULL)
+    with Session(base) as session:
+        view = get_entry(session, FULL)
+        own = get_entry(session, MISSING, merged=False)
+    assert view.aliases == [MISSING]
+    assert view.evidence_count == 3 == alone[FULL].evidence_count + alone[MISSING].evidence_count
+    # One failed and two worked reports, from the canonical entry's prior: more than alone.
+    assert view.fix_rate > alone[FULL].fix_rate
+    assert {e.uid for e in view.recent_evidence} == {
+        e.uid for i in (FULL, MISSING) for e in alone[i].recent_evidence
+    }
+    assert set(alone[MISSING].patterns) <= set(view.patterns)
+    assert own.signature in [v.text for v in view.variants]
+    [part] = view.merged
+    assert (part.id, part.evidence_count, part.fix_rate) == (MISSING, 2, alone[MISSING].fix_rate)
+
+    _unmerge(base, MISSING)
+    with Session(base) as session:
+        back = {i: get_entry(session, i) for i in (FULL, MISSING)}
+    for entry_id in (FULL, MISSING):
+        assert back[entry_id].aliases == [] and back[entry_id].merged == []
+        figures = ("fix_rate", "confidence", "evidence_count", "patterns", "variants")
+        assert {f: getattr(back[entry_id], f) for f in figures} == {
+            f: getattr(alone[entry_id], f) for f in figures
+        }
+
+
+def test_every_entry_touched_gets_a_revision_a_change_and_a_log_line(base):
+    with Session(base) as session:
+        before = {e.id: (e.revision, e.changed) for e in session.exec(select(Entry))}
+    _merge(base, MISSING, FULL)
+    _unmerge(base, MISSING)
+    with Session(base) as session:
+        after = {e.id: (e.revision, e.changed) for e in session.exec(select(Entry))}
+        history = session.exec(select(EntryRevision).order_by(EntryRevision.id)).all()
+        log = session.exec(select(ModerationAction).order_by(ModerationAction.id)).all()
+    for entry_id in (FULL, MISSING):
+        assert after[entry_id][0] == before[entry_id][0] + 2
+        assert after[entry_id][1] > before[entry_id][1]
+    assert after[CJK] == before[CJK]
+    # History keeps what each entry was before: the canonical without, then with its alias.
+    kept = [(r.entry_id, r.content.get("aliases"), r.content.get("merged_into")) for r in history]
+    assert kept == [
+        (FULL, [], None),
+        (MISSING, [], None),
+        (FULL, [MISSING], None),
+        (MISSING, [], FULL),
+    ]
+    assert [(a.action, a.entry_id, a.target_id) for a in log] == [
+        ("merge", MISSING, FULL),
+        ("unmerge", MISSING, FULL),
+    ]
+
+
+def test_merges_never_chain_nor_loop(base):
+    _merge(base, MISSING, FULL)
+    # Into an alias: the merge goes to its canonical entry.
+    result = _merge(base, CJK, MISSING)
+    assert result.into == FULL
+    # A canonical entry that has aliases takes them along.
+    result = _merge(base, FULL, WIDGET)
+    assert sorted(result.repointed) == [CJK, MISSING]
+    with Session(base) as session:
+        pointers = {e.id: e.canonical_id for e in session.exec(select(Entry))}
+        assert locate(session, MISSING).id == WIDGET
+    assert pointers == {FULL: WIDGET, MISSING: WIDGET, CJK: WIDGET, WIDGET: None}
+    # The last step of a loop is refused, naming the field.
+    with pytest.raises(MergeRefused) as refused:
+        _merge(base, WIDGET, MISSING)
+    assert refused.value.field == "into"
+    with pytest.raises(MergeRefused) as refused:
+        _merge(base, MISSING, FULL)
+    assert refused.value.field == "from"
+
+
+def test_bad_ids_and_undoing_what_was_not_done_are_refused(base):
+    with pytest.raises(EntryNotFound):
+        _merge(base, "demo/nothing", FULL)
+    with pytest.raises(EntryNotFound):
+        _merge(base, FULL, "demo/nothing")
+    with pytest.raises(MergeRefused) as refused:
+        _unmerge(base, FULL)
+    assert refused.value.field == "from"
+    with Session(base) as session:
+        assert session.exec(select(ModerationAction)).all() == []
+
+
+def test_a_report_on_an_alias_item_counts_for_its_canonical_entry(base):
+    _merge(base, WIDGET, FULL)
+    created = _report(base, FULL, "worked", item="w1")  # the widget entry's first workaround
+    with Session(base) as session:
+        view = get_entry(session, FULL)
+        widget = get_entry(session, WIDGET, merged=False)
+    assert created.entry.evidence_count == view.evidence_count == 1
+    assert (
+        created.entry.item.rate
+        == widget.workarounds[0].success_rate
+        > widget.workarounds[0].prior_success_rate
+    )
+    assert view.merged[0].workarounds[0].reports.worked == 1

@@ -1,0 +1,87 @@
+"""The duplicate finder: which pairs of entries may be one error, how sure, and why."""
+
+from app.services.merging.finder import (
+    AUTO_MERGE_SCORE,
+    PATTERNS_BOTH,
+    SAME_WORDING,
+    compare,
+    find_candidates,
+    normal_form,
+    profile,
+)
+
+
+def entry(entry_id, signature, patterns=(), title="", variants=()):
+    return profile(entry_id, title, [signature, *variants], patterns)
+
+
+def test_normal_form_blanks_what_varies_but_keeps_quoted_names():
+    assert normal_form("OSError: [Errno 98] Address already in use: /tmp/x/y.sock") == normal_form(
+        "OSError: [Errno 48] Address already in use: /var/run/z.sock"
+    )
+    assert normal_form("Can't resolve 'fs'") != normal_form("Can't resolve 'react/jsx-runtime'")
+
+
+def test_the_same_normalised_wording_is_conclusive():
+    a = entry("python/address-in-use", "OSError: [Errno 98] Address already in use")
+    b = entry("python/oserror-eaddrinuse/py311-linux", "OSError: [Errno 48] Address already in use")
+    found = compare(a, b)
+    assert found.score == 1.0 and found.conclusive and SAME_WORDING in found.reasons
+
+
+def test_a_variant_counts_as_a_wording():
+    a = entry("git/unrelated", "fatal: refusing to merge unrelated histories (1)", variants=["x y z w"])
+    b = entry("git/other/git2-linux", "fatal: refusing to merge unrelated histories (2)")
+    assert compare(a, b).conclusive
+
+
+def test_a_short_wording_alone_proves_nothing():
+    a = entry("docker/sock", "Permission denied")
+    b = entry("linux/ssh-key", "Permission denied")
+    found = compare(a, b)
+    assert found is None or not found.conclusive
+
+
+def test_patterns_both_ways_score_high_one_way_does_not_merge():
+    widget = entry(
+        "demo/widget", "FrobError: cannot frobnicate widget 42", [r"FrobError: cannot frobnicate widget \d+"]
+    )
+    loose = entry(
+        "demo/any", "FrobError: cannot frobnicate gadget 7", [r"FrobError: cannot frobnicate \w+ \d+"]
+    )
+    both = entry(
+        "demo/widget2", "FrobError: cannot frobnicate widget 9 (after a retry)", [r"FrobError: .*widget"]
+    )
+    one_way = compare(widget, loose)
+    assert one_way is not None and not one_way.conclusive
+    assert "demo/any's patterns match demo/widget's wording" in one_way.reasons
+    two_way = compare(widget, both)
+    assert PATTERNS_BOTH in two_way.reasons and two_way.score > one_way.score
+
+
+def test_alike_wordings_of_two_domains_never_merge_by_themselves():
+    a = entry("go/deadline", "context deadline exceeded while dialing", [r"context deadline exceeded"])
+    b = entry(
+        "docker/deadline",
+        "context deadline exceeded while dialing the daemon",
+        [r"context deadline exceeded"],
+    )
+    found = compare(a, b)
+    assert PATTERNS_BOTH in found.reasons and found.score < AUTO_MERGE_SCORE
+
+
+def test_candidates_skip_environment_variants_and_honour_the_focus():
+    profiles = [
+        entry("node/eaddrinuse", "Error: listen EADDRINUSE: address already in use :::3000"),
+        entry("node/eaddrinuse/node20-linux", "Error: listen EADDRINUSE: address already in use :::8080"),
+        entry("node/port-taken/node18-linux", "Error: listen EADDRINUSE: address already in use :::5000"),
+        entry("git/unrelated", "fatal: not a git repository (or any of the parent directories): .git"),
+    ]
+    found = find_candidates(profiles)
+    pairs = {(c.a, c.b) for c in found}
+    assert ("node/eaddrinuse", "node/eaddrinuse/node20-linux") not in pairs  # grouped by their own rule
+    assert ("node/eaddrinuse", "node/port-taken/node18-linux") in pairs
+    assert all("git/unrelated" not in pair for pair in pairs)
+    focused = find_candidates(profiles, focus=["node/eaddrinuse/node20-linux"])
+    assert {(c.a, c.b) for c in focused} == {("node/eaddrinuse/node20-linux", "node/port-taken/node18-linux")}
+    assert [c.score for c in found] == sorted((c.score for c in found), reverse=True)
