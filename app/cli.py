@@ -112,15 +112,16 @@ def reindex() -> None:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def backup(file: Path) -> None:
-    """Write a consistent copy of the live SQLite database to FILE."""
-    from app.backends import sqlite as sqlite_backend
+    """Write a consistent copy of the live database to FILE (PostgreSQL: with pg_dump)."""
+    from app import backends
+    from app.backends.postgres import BackupUnavailable
 
-    settings = _settings()
-    if not settings.database_url.startswith("sqlite"):
-        raise click.UsageError("backup copies SQLite databases; use your server's tools otherwise")
-    engine = make_engine(settings)
-    sqlite_backend.backup(engine, file)
-    click.echo(f"backup written to {file}")
+    engine = make_engine(_settings())
+    try:
+        note = backends.backup(engine, file)
+    except BackupUnavailable as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"backup written to {file}" + (f" ({note})" if note else ""))
 
 
 @main.command()

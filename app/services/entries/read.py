@@ -161,7 +161,7 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
     recent = session.exec(
         select(Evidence)
         .where(Evidence.entry_id == entry_id, Evidence.status == "accepted")
-        .order_by(col(Evidence.submitted_at).desc(), col(Evidence.id).desc())
+        .order_by(col(Evidence.submitted_at).desc().nulls_last(), col(Evidence.id).desc())
         .limit(RECENT_EVIDENCE)
     ).all()
     versions = _ordered(session, VersionRow, entry_id)

@@ -230,8 +230,12 @@ def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResu
 
 
 def recompute_figures(session: Session, entry_id: str) -> stats.Figures:
-    """Derive every figure of an entry from its accepted evidence and write them back."""
-    entry = session.get(Entry, entry_id)
+    """Derive every figure of an entry from its accepted evidence and write them back.
+
+    The entry's row stays locked to the end of the transaction, so two writers that move
+    the same entry's figures take turns and the second counts the first one's rows.
+    """
+    entry = session.get(Entry, entry_id, with_for_update=True)
     workarounds = session.exec(select(Workaround).where(Workaround.entry_id == entry_id)).all()
     dead_ends = session.exec(select(DeadEnd).where(DeadEnd.entry_id == entry_id)).all()
     priors = stats.Priors(

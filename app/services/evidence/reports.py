@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import Engine, func
 from sqlmodel import Session, col, select
 
+from app import backends
 from app.db import write_session
 from app.models import DeadEnd, Entry, Evidence, ModerationAction, Workaround
 from app.schemas.api import (
@@ -72,15 +73,18 @@ def record_evidence(
 ) -> EvidenceCreated:
     """Insert one report and rewrite the entry's figures, atomically.
 
-    The transaction begins IMMEDIATE, so the rate-limit count, the insert and the new
-    figures see and leave one consistent state even with several server processes.
+    The entry's row is locked for the transaction and the client's reports are counted
+    under a lock of the client's own, so the rate-limit count, the insert and the new
+    figures see and leave one consistent state even with several server processes (or
+    several machines on one PostgreSQL).
     """
     now = now or datetime.now(UTC)
     with write_session(engine) as session:
-        if session.get(Entry, entry_id) is None:
+        if session.get(Entry, entry_id, with_for_update=True) is None:
             raise EntryNotFound(entry_id)
         kind = _item_kind(session, entry_id, report.item)
         if client is not None and limit is not None:
+            backends.lock(session, f"errata: reports of {client}")
             _check_rate(session, client, limit, now)
         doc = EvidenceDoc(
             uid=new_uid(now),
@@ -144,7 +148,9 @@ def list_evidence(
     if entry_id:
         query = query.where(Evidence.entry_id == entry_id)
     rows = session.exec(
-        query.order_by(col(Evidence.submitted_at).desc(), col(Evidence.id).desc()).offset(offset).limit(limit)
+        query.order_by(col(Evidence.submitted_at).desc().nulls_last(), col(Evidence.id).desc())
+        .offset(offset)
+        .limit(limit)
     ).all()
     return [
         ModerationEvidence(**view.model_dump(), entry_id=row.entry_id, client=row.client)

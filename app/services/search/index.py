@@ -1,15 +1,14 @@
 """Keeps the full-text index in step with entries: called in the transaction of every entry write."""
 
-from sqlalchemy import func
 from sqlmodel import Session, select
 
-from app.backends import sqlite as sqlite_backend
+from app import backends
 from app.models import DeadEnd, Entry, Workaround
 
 
 def next_value(session: Session, column) -> int:
-    """The next value of a counter column of entry (writers are serialised by BEGIN IMMEDIATE)."""
-    return (session.exec(select(func.max(column))).one() or 0) + 1
+    """The next value of a counter column of entry, visible to readers in commit order."""
+    return backends.next_value(session, column)
 
 
 def _join(*parts: str | None) -> str:
@@ -31,7 +30,7 @@ def index_entry(session: Session, entry: Entry) -> None:
         ),
         *(_join(d.action_en, d.action_zh, d.why_fails_en, d.why_fails_zh) for d in dead_ends),
     )
-    sqlite_backend.write_index_row(
+    backends.write_index_row(
         session.connection(),
         entry.seq,
         title=_join(entry.title_en, entry.title_zh, entry.id, entry.category),
@@ -42,13 +41,13 @@ def index_entry(session: Session, entry: Entry) -> None:
 
 def reindex_all(session: Session) -> int:
     """Rebuild the full-text index from the entries (after a restore, or should it drift)."""
-    sqlite_backend.clear_index(session.connection())
+    backends.clear_index(session.connection())
     entries = session.exec(select(Entry)).all()
     for entry in entries:
         index_entry(session, entry)
-    sqlite_backend.optimize_index(session.connection())
+    backends.optimize_index(session.connection())
     return len(entries)
 
 
 def optimize(session: Session) -> None:
-    sqlite_backend.optimize_index(session.connection())
+    backends.optimize_index(session.connection())
