@@ -43,10 +43,14 @@ if BACKEND not in ("sqlite", "postgresql"):
 
 def pytest_collection_modifyitems(config, items):
     if BACKEND == "postgresql":
-        skip = pytest.mark.skip(reason="a behaviour of the SQLite backend")
+        reasons = {
+            "sqlite_only": "a behaviour of the SQLite backend",
+            "postgres": "starts PostgreSQL itself: run in the default pass",
+        }
         for item in items:
-            if "sqlite_only" in item.keywords:
-                item.add_marker(skip)
+            for marker, reason in reasons.items():
+                if item.get_closest_marker(marker):
+                    item.add_marker(pytest.mark.skip(reason=reason))
 
 
 def database_url(db: Path | str) -> str:
@@ -145,9 +149,16 @@ def _path_or_url(value: str) -> Path | str:
 
 
 @pytest.fixture(scope="session")
+def pg_databases(tmp_path_factory, pg_cluster) -> Databases:
+    """New databases on the suite's PostgreSQL cluster, whatever the backend under test."""
+    return Databases(tmp_path_factory.mktemp("pg-templates"), pg_cluster)
+
+
+@pytest.fixture(scope="session")
 def databases(tmp_path_factory, request) -> Databases:
-    cluster = request.getfixturevalue("pg_cluster") if BACKEND == "postgresql" else None
-    return Databases(tmp_path_factory.mktemp("templates"), cluster)
+    if BACKEND == "postgresql":
+        return request.getfixturevalue("pg_databases")
+    return Databases(tmp_path_factory.mktemp("templates"), None)
 
 
 @pytest.fixture
