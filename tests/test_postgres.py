@@ -115,18 +115,33 @@ def test_the_rate_limit_holds_across_app_instances(pg_databases):
     assert accepted == stored == 5
 
 
+def _generated(folder: Path, prefix: str, n: int) -> Path:
+    """n entry files, copies of a demo entry under ids of their own."""
+    template = (DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text()
+    (folder / "demo").mkdir(parents=True)
+    for i in range(n):
+        slug = f"{prefix}-{i}"
+        (folder / "demo" / f"{slug}.yaml").write_text(template.replace("demo/full-bilingual", f"demo/{slug}"))
+    return folder / "demo"
+
+
+def test_two_imports_of_the_same_files_at_once_agree(tmp_path, pg_databases):
+    """As when two servers start together on a new database: one creates, the other finds them."""
+    settings = make_settings(pg_databases.empty())
+    folder = _generated(tmp_path, "same", 40)
+    engines = [make_engine(settings) for _ in range(2)]
+    with ThreadPoolExecutor(2) as pool:
+        reports = list(pool.map(lambda e: import_paths(e, [folder]), engines))
+    for engine in engines:
+        engine.dispose()
+    assert [r.failures for r in reports] == [[], []]
+    assert sorted((r.created, r.unchanged) for r in reports) == [(0, 40), (40, 0)]
+
+
 def test_concurrent_writers_keep_the_change_counter_in_commit_order(tmp_path, pg_databases):
     """A lookup index refreshing while entries are written side by side misses none of them."""
     settings = make_settings(pg_databases.empty())
-    template = (DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text()
-    folders = []
-    for writer in range(4):
-        folder = tmp_path / f"w{writer}" / "demo"
-        folder.mkdir(parents=True)
-        for i in range(12):
-            slug = f"gen-{writer}-{i}"
-            (folder / f"{slug}.yaml").write_text(template.replace("demo/full-bilingual", f"demo/{slug}"))
-        folders.append(folder)
+    folders = [_generated(tmp_path / f"w{writer}", f"gen-{writer}", 12) for writer in range(4)]
     engines = [make_engine(settings) for _ in range(5)]
     index, done = LookupIndex(), threading.Event()
 

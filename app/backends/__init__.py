@@ -55,6 +55,12 @@ def lock(bind: Session | Connection, name: str) -> None:
     of(bind).lock(bind, name)
 
 
+def serialize_entry_writes(session: Session) -> None:
+    """Entry writers take turns until each commits. A transaction that also locks an entry's
+    row (evidence) must call this first, or it may deadlock with an import."""
+    of(session).serialize_entry_writes(session)
+
+
 def next_value(session: Session, column) -> int:
     """The next value of a counter column of entry (`seq`, `changed`), visible in commit order."""
     return of(session).next_value(session, column)

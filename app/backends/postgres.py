@@ -46,8 +46,14 @@ def lock(bind: Session | Connection, name: str) -> None:
     bind.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:name, 0))"), {"name": name})
 
 
-# One lock for every entry counter (seq, changed and any later one), taken in one order.
-_COUNTERS = "errata: entry counters"
+# One lock for entry writes and every entry counter (seq, changed and any later one).
+_ENTRY_WRITES = "errata: entry writes"
+
+
+def serialize_entry_writes(session: Session) -> None:
+    """Entry writers (imports, edits) take turns until each commits, as under SQLite: two
+    servers importing the same files at start then agree instead of colliding on keys."""
+    lock(session, _ENTRY_WRITES)
 
 
 def next_value(session: Session, column) -> int:
@@ -58,7 +64,7 @@ def next_value(session: Session, column) -> int:
     commits later. Holding one lock from the first number to the commit makes the numbers
     visible in order, as under SQLite's single writer.
     """
-    lock(session, _COUNTERS)
+    serialize_entry_writes(session)
     return (session.execute(select(func.max(column))).scalar_one() or 0) + 1
 
 

@@ -66,6 +66,10 @@ def lock(session: Session, name: str) -> None:
     """Nothing to do: BEGIN IMMEDIATE already serialises every writer."""
 
 
+def serialize_entry_writes(session: Session) -> None:
+    """Nothing to do: BEGIN IMMEDIATE already serialises every writer."""
+
+
 def next_value(session: Session, column) -> int:
     """The next value of a counter column (writers are serialised by BEGIN IMMEDIATE)."""
     return (session.execute(select(func.max(column))).scalar_one() or 0) + 1

@@ -7,6 +7,7 @@ from typing import Literal
 from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
+from app import backends
 from app.models import (
     DeadEnd,
     DocLink,
@@ -186,6 +187,7 @@ def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResu
     keeps the previous content in entry_revision and bumps the revision. Evidence in
     the document is added when its uid is new; evidence is never deleted here.
     """
+    backends.serialize_entry_writes(session)
     columns = _entry_columns(doc)
     entry = session.get(Entry, doc.id)
     if entry is None:
