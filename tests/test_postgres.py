@@ -92,12 +92,14 @@ def test_the_rate_limit_holds_across_app_instances(pg_databases):
     url = pg_databases.shipped()
     engines = [make_engine(make_settings(url)) for _ in range(2)]
     limit = RateLimit(submissions=5, window_seconds=60)
+    # Reports on different entries: the entry's row lock alone would not order them.
+    entries = [SEED_ID, "pytorch/cuda-out-of-memory", "node/heap-out-of-memory", "docker/daemon-not-running"]
 
     def report(i: int) -> bool:
         try:
             record_evidence(
                 engines[i % 2],
-                entry_id=SEED_ID,
+                entry_id=entries[i % 4],
                 report=EvidenceIn(outcome="worked"),
                 client="c1",
                 limit=limit,
