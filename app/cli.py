@@ -114,12 +114,11 @@ def reindex() -> None:
 def backup(file: Path) -> None:
     """Write a consistent copy of the live database to FILE (PostgreSQL: with pg_dump)."""
     from app import backends
-    from app.backends.postgres import BackupUnavailable
 
     engine = make_engine(_settings())
     try:
         note = backends.backup(engine, file)
-    except BackupUnavailable as exc:
+    except backends.BackupUnavailable as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"backup written to {file}" + (f" ({note})" if note else ""))
 

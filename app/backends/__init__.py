@@ -14,9 +14,10 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 from app.backends import postgres, sqlite
+from app.backends.postgres import BackupUnavailable
 from app.backends.text import HIGHLIGHT_END, HIGHLIGHT_START
 
-__all__ = ["HIGHLIGHT_END", "HIGHLIGHT_START"]
+__all__ = ["HIGHLIGHT_END", "HIGHLIGHT_START", "BackupUnavailable"]
 
 _BY_DIALECT: dict[str, ModuleType] = {"sqlite": sqlite, "postgresql": postgres}
 

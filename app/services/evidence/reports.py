@@ -50,6 +50,9 @@ def _item_kind(session: Session, entry_id: str, item: str | None) -> str | None:
 
 
 def _check_rate(session: Session, client: str, limit: RateLimit, now: datetime) -> None:
+    # Counted under a lock of the client's own, so two of its submissions at once
+    # (through any server) do not both see room for one more.
+    backends.lock(session, f"errata: submissions of {client}")
     since = now - timedelta(seconds=limit.window_seconds)
     recent = session.exec(
         select(func.count(), func.min(Evidence.submitted_at)).where(
@@ -74,7 +77,7 @@ def record_evidence(
     """Insert one report and rewrite the entry's figures, atomically.
 
     The entry's row is locked for the transaction and the client's reports are counted
-    under a lock of the client's own, so the rate-limit count, the insert and the new
+    under a lock of the client's own (see _check_rate), so the rate-limit count, the insert and the new
     figures see and leave one consistent state even with several server processes (or
     several machines on one PostgreSQL).
     """
@@ -84,7 +87,6 @@ def record_evidence(
             raise EntryNotFound(entry_id)
         kind = _item_kind(session, entry_id, report.item)
         if client is not None and limit is not None:
-            backends.lock(session, f"errata: reports of {client}")
             _check_rate(session, client, limit, now)
         doc = EvidenceDoc(
             uid=new_uid(now),
