@@ -200,15 +200,38 @@ def reindex() -> None:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def backup(file: Path) -> None:
-    """Write a consistent copy of the live SQLite database to FILE."""
-    from app.backends import sqlite as sqlite_backend
+    """Write a consistent copy of the live database to FILE (PostgreSQL: with pg_dump)."""
+    from app import backends
 
-    settings = _settings()
-    if not settings.database_url.startswith("sqlite"):
-        raise click.UsageError("backup copies SQLite databases; use your server's tools otherwise")
-    engine = make_engine(settings)
-    sqlite_backend.backup(engine, file)
-    click.echo(f"backup written to {file}")
+    engine = make_engine(_settings())
+    try:
+        note = backends.backup(engine, file)
+    except backends.BackupUnavailable as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"backup written to {file}" + (f" ({note})" if note else ""))
+
+
+@main.command("migrate-db")
+@click.argument("source_url")
+@click.argument("target_url")
+def migrate_db(source_url: str, target_url: str) -> None:
+    """Move a whole base (entries, evidence, history, moderation log, pastes) from SOURCE_URL
+    to the empty database TARGET_URL, e.g. sqlite:///errata.db to postgresql://host/errata."""
+    from app import migrate
+    from app.services.interchange.transfer import TargetNotEmpty, copy_database
+
+    source_settings, target_settings = Settings(database_url=source_url), Settings(database_url=target_url)
+    for settings in (source_settings, target_settings):
+        migrate.upgrade(settings)
+    source, target = make_engine(source_settings), make_engine(target_settings)
+    try:
+        copied = copy_database(source, target, progress=lambda table, n: click.echo(f"{table}: {n} rows"))
+    except TargetNotEmpty as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        source.dispose()
+        target.dispose()
+    click.echo(f"{sum(copied.values())} rows in {len(copied)} tables copied; search index rebuilt")
 
 
 @main.command()

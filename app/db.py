@@ -5,23 +5,15 @@ from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy import Engine, create_engine
+from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.backends import sqlite as sqlite_backend
+from app import backends
 from app.config import Settings
 
 
 def make_engine(settings: Settings) -> Engine:
-    url = settings.database_url
-    if url.startswith("sqlite"):
-        path = sqlite_backend.database_path(url)
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-        sqlite_backend.configure_engine(engine, busy_timeout_ms=settings.busy_timeout_ms)
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+    return backends.make_engine(settings.database_url, busy_timeout_ms=settings.busy_timeout_ms)
 
 
 @contextmanager
@@ -34,8 +26,7 @@ def read_session(engine: Engine) -> Iterator[Session]:
 def write_session(engine: Engine) -> Iterator[Session]:
     """One write transaction: committed on success, rolled back on any error."""
     with Session(engine) as session:
-        if engine.dialect.name == "sqlite":
-            session.connection(execution_options=sqlite_backend.WRITE_OPTIONS)
+        backends.begin_write(session)
         try:
             yield session
             session.commit()

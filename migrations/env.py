@@ -4,6 +4,7 @@ from alembic import context
 from sqlmodel import SQLModel
 
 import app.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from app import backends
 from app.config import Settings
 from app.db import make_engine
 
@@ -11,8 +12,9 @@ config = context.config
 
 
 def _include_object(obj, name, type_, reflected, compare_to):
-    # The FTS5 index and its shadow tables are managed by hand-written revisions.
-    return not (type_ == "table" and name.startswith("entry_fts"))
+    # The full-text index tables (FTS5 on SQLite, entry_search on PostgreSQL) are managed by
+    # hand-written revisions.
+    return not (type_ == "table" and name.startswith(("entry_fts", "entry_search")))
 
 
 def run_migrations() -> None:
@@ -27,6 +29,9 @@ def run_migrations() -> None:
             include_object=_include_object,
         )
         with context.begin_transaction():
+            # Servers starting together upgrade one after the other; the later ones find
+            # the schema at head and do nothing.
+            backends.lock(connection, "errata: migrations")
             context.run_migrations()
     engine.dispose()
 

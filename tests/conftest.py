@@ -1,8 +1,15 @@
-"""Fixtures: real SQLite files built by the real migrations, the real app, real imports."""
+"""Fixtures: real databases built by the real migrations, the real app, real imports.
+
+The databases are SQLite files, or with ERRATA_TEST_BACKEND=postgresql databases of a
+PostgreSQL cluster the suite starts itself (tests/pg.py); `.ci/run` runs the tests that
+touch a database once per backend. A test of one backend's own behaviour is marked
+`sqlite_only` (or uses the `pg_cluster` fixture directly).
+"""
 
 import os
 import shutil
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +20,7 @@ from app.db import make_engine
 from app.main import create_app
 from app.migrate import upgrade
 from app.services.interchange.importer import ImportReport, import_paths
+from tests import pg
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DEMO_ENTRIES = FIXTURES / "entries"
@@ -31,9 +39,31 @@ needs_corpus = pytest.mark.skipif(
 )
 
 
-def make_settings(db: Path, **overrides) -> Settings:
+BACKEND = os.environ.get("ERRATA_TEST_BACKEND", "sqlite")
+if BACKEND not in ("sqlite", "postgresql"):
+    raise ValueError(f"ERRATA_TEST_BACKEND must be sqlite or postgresql, not {BACKEND}")
+
+
+def pytest_collection_modifyitems(config, items):
+    if BACKEND == "postgresql":
+        reasons = {
+            "sqlite_only": "a behaviour of the SQLite backend",
+            "postgres": "starts PostgreSQL itself: run in the default pass",
+        }
+        for item in items:
+            for marker, reason in reasons.items():
+                if item.get_closest_marker(marker):
+                    item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def database_url(db: Path | str) -> str:
+    """The URL itself, or a SQLite file's URL."""
+    return str(db) if str(db).startswith("postgresql") else f"sqlite:///{db}"
+
+
+def make_settings(db: Path | str, **overrides) -> Settings:
     values = {
-        "database_url": f"sqlite:///{db}",
+        "database_url": database_url(db),
         "data_dir": None,
         "admin_token": ADMIN_TOKEN,
         "rate_limit": 1000,
@@ -52,34 +82,128 @@ def load(settings: Settings, *paths: Path) -> ImportReport:
 
 
 @pytest.fixture(scope="session")
-def migrated_db(tmp_path_factory) -> Path:
-    """An empty database at head, made once by the migrations and copied per test."""
-    path = tmp_path_factory.mktemp("template") / "empty.db"
-    upgrade(make_settings(path))
-    return path
+def pg_cluster() -> Iterator[pg.Cluster]:
+    """A PostgreSQL cluster of the suite's own, for the whole session."""
+    if pg.binaries() is None:
+        if BACKEND == "postgresql":
+            raise RuntimeError("ERRATA_TEST_BACKEND=postgresql, but PostgreSQL is not installed")
+        pytest.skip("PostgreSQL is not installed (bash .ci/run installs it)")
+    cluster = pg.Cluster().start()
+    yield cluster
+    cluster.stop()
+
+
+class Databases:
+    """New databases of the backend under test: blank, empty at head, or with the shipped data.
+
+    The two templates are made once by the real migrations and import; each test gets a
+    copy (a file copy on SQLite, CREATE DATABASE ... TEMPLATE on PostgreSQL).
+    """
+
+    def __init__(self, folder: Path, cluster: pg.Cluster | None) -> None:
+        self.folder, self.cluster = folder, cluster
+        self.made: list[str] = []
+        self.empty_template = self._template("empty")
+        upgrade(make_settings(self.empty_template))
+        self.shipped_template = self._copy(self.empty_template, "shipped")
+        report = load(make_settings(self.shipped_template), SHIPPED, DEMO_ENTRIES)
+        assert report.failed == 0, report.failures
+
+    def _template(self, name: str) -> str:
+        if self.cluster is None:
+            return str(self.folder / f"{name}.db")
+        return self.cluster.create(name=f"template_{name}")
+
+    def _copy(self, template: str, name: str) -> str:
+        if self.cluster is None:
+            target = self.folder / f"{name}-{uuid.uuid4().hex[:8]}.db"
+            shutil.copy(template, target)
+            return str(target)
+        return self.cluster.create(template=template.split("/")[3].split("?")[0], name=name)
+
+    def blank(self) -> str:
+        """A database with nothing in it, not even the schema."""
+        if self.cluster is None:
+            return str(self.folder / f"blank-{uuid.uuid4().hex[:8]}.db")
+        url = self.cluster.create()
+        self.made.append(url)
+        return url
+
+    def empty(self) -> str:
+        return self.copy(self.empty_template)
+
+    def shipped(self) -> str:
+        return self.copy(self.shipped_template)
+
+    def copy(self, template: str) -> str:
+        url = self._copy(template, f"t_{uuid.uuid4().hex[:16]}")
+        self.made.append(url)
+        return url
+
+    def drop(self, url: str) -> None:
+        """Give a test's database back (a PostgreSQL database holds its disk until dropped)."""
+        if self.cluster is not None and url in self.made:
+            self.cluster.drop(url)
+            self.made.remove(url)
+
+
+def _path_or_url(value: str) -> Path | str:
+    return value if value.startswith("postgresql") else Path(value)
 
 
 @pytest.fixture(scope="session")
-def shipped_db(tmp_path_factory, migrated_db) -> Path:
-    path = tmp_path_factory.mktemp("template") / "shipped.db"
-    shutil.copy(migrated_db, path)
-    report = load(make_settings(path), SHIPPED, DEMO_ENTRIES)
-    assert report.failed == 0, report.failures
-    return path
+def pg_databases(tmp_path_factory, pg_cluster) -> Databases:
+    """New databases on the suite's PostgreSQL cluster, whatever the backend under test."""
+    return Databases(tmp_path_factory.mktemp("pg-templates"), pg_cluster)
+
+
+@pytest.fixture(scope="session")
+def databases(tmp_path_factory, request) -> Databases:
+    if BACKEND == "postgresql":
+        return request.getfixturevalue("pg_databases")
+    return Databases(tmp_path_factory.mktemp("templates"), None)
 
 
 @pytest.fixture
-def settings(tmp_path, migrated_db) -> Settings:
-    db = tmp_path / "errata.db"
-    shutil.copy(migrated_db, db)
-    return make_settings(db)
+def new_database(databases) -> Iterator[Callable[[], Path | str]]:
+    """Makes blank databases of the backend under test (a path or a URL), dropped afterwards."""
+    made: list[str] = []
+
+    def make() -> Path | str:
+        made.append(databases.blank())
+        return _path_or_url(made[-1])
+
+    yield make
+    for url in made:
+        databases.drop(url)
+
+
+def _database(databases: Databases, make: Callable[[], str]) -> Iterator[Path | str]:
+    url = make()
+    yield _path_or_url(url)
+    databases.drop(url)
 
 
 @pytest.fixture
-def shipped_settings(tmp_path, shipped_db) -> Settings:
-    db = tmp_path / "errata.db"
-    shutil.copy(shipped_db, db)
-    return make_settings(db)
+def database(databases) -> Iterator[Path | str]:
+    """An empty database at head: a SQLite file's path or a PostgreSQL URL."""
+    yield from _database(databases, databases.empty)
+
+
+@pytest.fixture
+def shipped_database(databases) -> Iterator[Path | str]:
+    """A database with the shipped data and the demo fixtures."""
+    yield from _database(databases, databases.shipped)
+
+
+@pytest.fixture
+def settings(database) -> Settings:
+    return make_settings(database)
+
+
+@pytest.fixture
+def shipped_settings(shipped_database) -> Settings:
+    return make_settings(shipped_database)
 
 
 @pytest.fixture
@@ -106,8 +230,7 @@ def shipped_client(shipped_settings) -> Iterator[TestClient]:
 
 
 @pytest.fixture(scope="module")
-def reader(tmp_path_factory, shipped_db) -> Iterator[TestClient]:
+def reader(databases) -> Iterator[TestClient]:
     """A read-only client shared by a module's tests, over the shipped data and demo fixtures."""
-    db = tmp_path_factory.mktemp("reader") / "errata.db"
-    shutil.copy(shipped_db, db)
-    yield from _client(make_settings(db))
+    for db in _database(databases, databases.shipped):
+        yield from _client(make_settings(db))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.conftest import ADMIN_TOKEN
+from tests.conftest import ADMIN_TOKEN, database_url
 
 
 def _free_port() -> int:
@@ -22,18 +22,21 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serving(db: Path, workers: int = 2, **env_overrides: str) -> Iterator[tuple[str, int]]:
-    """`errata serve` in a process group of its own; yields its URL and the group id."""
+def serving(
+    db: Path | str, workers: int = 2, log_dir: Path | None = None, **env_overrides: str
+) -> Iterator[tuple[str, int]]:
+    """`errata serve` over a SQLite file or a database URL, in a process group of its own;
+    yields its URL and the group id. The server's log goes beside the file, or to log_dir."""
     port = _free_port()
     env = {
         **os.environ,
-        "ERRATA_DATABASE_URL": f"sqlite:///{db}",
+        "ERRATA_DATABASE_URL": database_url(db),
         "ERRATA_RATE_LIMIT": "100000",
         "ERRATA_ADMIN_TOKEN": ADMIN_TOKEN,
         **env_overrides,
     }
     cli = Path(sys.executable).with_name("errata")
-    log = (db.parent / f"server-{port}.log").open("wb")
+    log = ((log_dir or Path(db).parent) / f"server-{port}.log").open("wb")
     process = subprocess.Popen(
         [str(cli), "serve", "--port", str(port), "--workers", str(workers)],
         env=env,

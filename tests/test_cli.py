@@ -6,18 +6,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import CANON_MALFORMED, CANON_VALID, DEMO_ENTRIES
+import pytest
+
+from tests.conftest import CANON_MALFORMED, CANON_VALID, DEMO_ENTRIES, database_url
 
 ERRATA = str(Path(sys.executable).with_name("errata"))
 
 
-def run(*args: str, db: Path, **kwargs) -> subprocess.CompletedProcess:
-    env = {**os.environ, "ERRATA_DATABASE_URL": f"sqlite:///{db}"}
+def run(*args: str, db: Path | str, **kwargs) -> subprocess.CompletedProcess:
+    env = {**os.environ, "ERRATA_DATABASE_URL": database_url(db)}
     return subprocess.run([ERRATA, *args], env=env, capture_output=True, text=True, timeout=120, **kwargs)
 
 
-def test_import_reports_a_summary_and_fails_loudly_on_bad_files(tmp_path):
-    db = tmp_path / "errata.db"
+def test_import_reports_a_summary_and_fails_loudly_on_bad_files(tmp_path, new_database):
+    db = new_database()
     ok = run("import", str(DEMO_ENTRIES), str(CANON_VALID), db=db)
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.strip().endswith("4 created, 0 updated, 0 unchanged, 0 failed")
@@ -31,6 +33,7 @@ def test_import_reports_a_summary_and_fails_loudly_on_bad_files(tmp_path):
     assert missing.returncode == 2
 
 
+@pytest.mark.sqlite_only  # PostgreSQL's backup: tests/test_postgres.py
 def test_export_db_upgrade_and_backup(tmp_path):
     db = tmp_path / "errata.db"
     assert run("import", str(DEMO_ENTRIES), db=db).returncode == 0

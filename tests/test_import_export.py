@@ -165,7 +165,7 @@ def test_malformed_files_are_reported_by_path_and_field_and_skipped_whole(settin
     assert ids == {"demo/full-bilingual", "demo/zh-missing", "demo/cjk-only"}
 
 
-def test_export_then_import_gives_identical_json(settings, tmp_path, client):
+def test_export_then_import_gives_identical_json(settings, tmp_path, client, new_database):
     load(settings, SHIPPED, DEMO_ENTRIES, CANON_VALID)
     created = client.post(
         "/api/v1/errors/demo/full-bilingual/evidence",
@@ -177,7 +177,7 @@ def test_export_then_import_gives_identical_json(settings, tmp_path, client):
     count = export_all(engine, exported)
     engine.dispose()
     assert count == len(list(exported.rglob("*.yaml")))
-    fresh = make_settings(tmp_path / "fresh.db")
+    fresh = make_settings(new_database())
     upgrade(fresh)
     report = load(fresh, exported)
     assert (report.created, report.failed) == (count, 0)
@@ -193,7 +193,7 @@ def test_exporting_the_shipped_data_reproduces_the_files(shipped_settings, tmp_p
 
 
 @needs_corpus
-def test_whole_corpus_imports_idempotently_and_round_trips(settings, tmp_path):
+def test_whole_corpus_imports_idempotently_and_round_trips(settings, tmp_path, new_database):
     files = sorted(CORPUS.rglob("*.json"))
     report = load(settings, CORPUS)
     assert (report.created, report.failed) == (len(files), 0) == (1922, 0)
@@ -217,7 +217,7 @@ def test_whole_corpus_imports_idempotently_and_round_trips(settings, tmp_path):
     engine = make_engine(settings)
     export_all(engine, tmp_path / "export")
     engine.dispose()
-    fresh = make_settings(tmp_path / "fresh.db")
+    fresh = make_settings(new_database())
     upgrade(fresh)
     assert load(fresh, tmp_path / "export").created == 1922
     assert all_json(fresh) == before

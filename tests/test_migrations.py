@@ -2,6 +2,7 @@
 
 import sqlite3
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -17,6 +18,7 @@ def _head(settings) -> str:
     return ScriptDirectory.from_config(alembic_config(settings)).get_current_head()
 
 
+@pytest.mark.sqlite_only  # PostgreSQL: tests/test_postgres.py
 def test_empty_database_upgrades_to_head_with_every_table(tmp_path):
     settings = make_settings(tmp_path / "new.db")
     upgrade(settings)
@@ -44,6 +46,7 @@ def test_empty_database_upgrades_to_head_with_every_table(tmp_path):
     } <= tables
 
 
+@pytest.mark.sqlite_only
 def test_models_and_revisions_agree(tmp_path):
     settings = make_settings(tmp_path / "new.db")
     upgrade(settings)
@@ -63,6 +66,7 @@ def test_models_and_revisions_agree(tmp_path):
     assert differences == []
 
 
+@pytest.mark.sqlite_only
 def test_upgrading_an_older_database_keeps_its_entries(tmp_path):
     settings = make_settings(tmp_path / "old.db")
     upgrade(settings, "0003")

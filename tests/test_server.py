@@ -31,8 +31,8 @@ async def _submit_many(base: str, n: int) -> list[int]:
         return await asyncio.gather(*(one(i) for i in range(n)))
 
 
-def test_concurrent_submissions_are_all_counted(tmp_path):
-    with serving(tmp_path / "errata.db") as (base, _):
+def test_concurrent_submissions_are_all_counted(tmp_path, new_database):
+    with serving(new_database(), log_dir=tmp_path) as (base, _):
         before = _count(base)
         codes = asyncio.run(_submit_many(base, 240))
         assert not [c for c in codes if c >= 500]
@@ -44,6 +44,7 @@ def test_concurrent_submissions_are_all_counted(tmp_path):
         assert swap == {"worked": 80, "failed": 80, "partial": 80}
 
 
+@pytest.mark.sqlite_only  # PostgreSQL: tests/test_postgres.py kills one of two servers
 def test_acknowledged_reports_survive_a_hard_kill(tmp_path):
     db = tmp_path / "errata.db"
     acknowledged: list[str] = []

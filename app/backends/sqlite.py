@@ -1,14 +1,33 @@
 """Everything SQLite-specific: connection pragmas, transactions, the FTS5 index, backups.
 
-A PostgreSQL backend would provide the same functions (tsvector/pg_trgm instead of FTS5).
+app/backends/postgres.py provides the same functions; app/backends/__init__.py picks one.
 """
 
-import re
 import sqlite3
 from pathlib import Path
 
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Engine, create_engine, event, func, select, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import OperationalError
+from sqlmodel import Session
+
+from app.backends.text import (
+    HIGHLIGHT_END,
+    HIGHLIGHT_START,
+    MIN_TRIGRAM,
+    cjk_pairs,
+    marked_snippet,
+    split_scripts,
+)
+
+
+def make_engine(url: str, *, busy_timeout_ms: int) -> Engine:
+    path = database_path(url)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    configure_engine(engine, busy_timeout_ms=busy_timeout_ms)
+    return engine
 
 
 def configure_engine(engine: Engine, *, busy_timeout_ms: int) -> None:
@@ -36,6 +55,33 @@ def configure_engine(engine: Engine, *, busy_timeout_ms: int) -> None:
 
 
 WRITE_OPTIONS = {"sqlite_begin": "IMMEDIATE"}
+
+
+def begin_write(session: Session) -> None:
+    """Writers take the database lock at BEGIN: one writer at a time, waiting its turn."""
+    session.connection(execution_options=WRITE_OPTIONS)
+
+
+def lock(session: Session, name: str) -> None:
+    """Nothing to do: BEGIN IMMEDIATE already serialises every writer."""
+
+
+def serialize_entry_writes(session: Session) -> None:
+    """Nothing to do: BEGIN IMMEDIATE already serialises every writer."""
+
+
+def next_value(session: Session, column) -> int:
+    """The next value of a counter column (writers are serialised by BEGIN IMMEDIATE)."""
+    return (session.execute(select(func.max(column))).scalar_one() or 0) + 1
+
+
+def is_busy(exc: OperationalError) -> bool:
+    """The lock stayed taken past the busy timeout: nothing was written, a retry may pass."""
+    return "locked" in str(exc.orig) or "busy" in str(exc.orig)
+
+
+def after_copy(conn: Connection) -> None:
+    """Nothing to do: SQLite's integer keys continue from the largest value present."""
 
 
 def database_path(url: str) -> Path | None:
@@ -70,18 +116,7 @@ def integrity_check(conn: Connection) -> str:
 #   entry_fts        trigrams: substrings, for a query whose words match nothing whole
 
 INDEX_TABLES = ("entry_fts_words", "entry_fts_cjk", "entry_fts")
-HIGHLIGHT_START, HIGHLIGHT_END = "\x02", "\x03"
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-_MIN_TRIGRAM = 3
 _WEIGHTS = "10.0, 6.0, 1.0"  # title, signature, body
-
-
-def cjk_pairs(text: str) -> list[str]:
-    """Every pair of adjacent CJK characters (a lone character stands for itself)."""
-    pairs: list[str] = []
-    for run in _CJK_RUN.findall(text):
-        pairs += [run[i : i + 2] for i in range(max(1, len(run) - 1))]
-    return pairs
 
 
 def delete_index_row(conn: Connection, rowid: int) -> None:
@@ -120,20 +155,6 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def _marked_snippet(texts: tuple[str, ...], terms: list[str], width: int = 60) -> str:
-    """A snippet around the first term found, terms marked as FTS5's snippet() would mark them."""
-    for text_ in texts:
-        lower = text_.lower()
-        hits = [(lower.find(t.lower()), t) for t in terms if t.lower() in lower]
-        if hits:
-            start = max(0, min(h[0] for h in hits) - width // 2)
-            window = text_[start : start + width * 2]
-            pattern = re.compile("|".join(re.escape(t) for _, t in hits), re.I)
-            marked = pattern.sub(lambda m: f"{HIGHLIGHT_START}{m.group(0)}{HIGHLIGHT_END}", window)
-            return ("…" if start else "") + marked + ("…" if start + width * 2 < len(text_) else "")
-    return texts[0][: width * 2]
-
-
 Hits = tuple[list[tuple[int, float, str]], int]
 
 
@@ -149,8 +170,7 @@ def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: i
     a phrase of its parts); Chinese terms match through their character pairs.
     """
     joiner = " OR " if any_term else " AND "
-    latin = [t for t in terms if not _CJK_RUN.search(t)]
-    chinese = [t for t in terms if _CJK_RUN.search(t)]
+    latin, chinese = split_scripts(terms)
     params: dict = {"limit": limit, "offset": offset, "hs": HIGHLIGHT_START, "he": HIGHLIGHT_END}
     if chinese:
         params["pairs"] = joiner.join(
@@ -180,12 +200,12 @@ def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: i
         "SELECT count(*) FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs",
         params,
     )
-    return [(r[0], float(r[1]), _marked_snippet((r[3], r[2], r[4]), chinese)) for r in rows], total
+    return [(r[0], float(r[1]), marked_snippet((r[3], r[2], r[4]), chinese)) for r in rows], total
 
 
 def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset: int) -> Hits:
     """Entries holding every term as a substring (trigrams: three characters or more)."""
-    long_terms = [t for t in terms if len(t) >= _MIN_TRIGRAM]
+    long_terms = [t for t in terms if len(t) >= MIN_TRIGRAM]
     if not long_terms:
         return [], 0
     params = {

@@ -8,6 +8,7 @@ from fastapi.responses import Response
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 
+from app import backends
 from app.i18n import lang_of_path, translations
 from app.render.formats import MARKDOWN, json_response
 from app.services.errors import DomainError
@@ -82,8 +83,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(OperationalError)
     async def _busy(request: Request, exc: OperationalError):
-        if "locked" not in str(exc.orig) and "busy" not in str(exc.orig):
+        if not backends.is_busy(request.app.state.engine, exc):
             raise exc
-        # The database stayed locked past the busy timeout: nothing was written; retry.
+        # A lock stayed taken past the timeout (or a deadlock was broken): nothing was written; retry.
         gettext = translations(lang_of_path(request.url.path)).gettext
         return error_response(request, 503, gettext("The database is busy; try again"), {"Retry-After": "1"})

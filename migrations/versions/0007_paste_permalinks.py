@@ -22,7 +22,7 @@ def upgrade() -> None:
         'paste',
         sa.Column('id', sqlmodel.sql.sqltypes.AutoString(length=32), nullable=False),
         sa.Column('text', sa.Text(), nullable=False),
-        sa.Column('created_at', sa.DateTime(), nullable=False),
+        sa.Column('created_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint('id'),
     )
 

@@ -28,8 +28,8 @@ def upgrade() -> None:
         sa.Column('display_name', sqlmodel.sql.sqltypes.AutoString(length=60), nullable=True),
         sa.Column('base_revision', sa.Integer(), nullable=True),
         sa.Column('status', sqlmodel.sql.sqltypes.AutoString(length=10), nullable=False),
-        sa.Column('submitted_at', sa.DateTime(), nullable=False),
-        sa.Column('decided_at', sa.DateTime(), nullable=True),
+        sa.Column('submitted_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.Column('decided_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True),
         sa.Column('reason', sa.Text(), nullable=True),
         sa.Column('accepted_revision', sa.Integer(), nullable=True),
         sa.Column('client', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True),
@@ -45,7 +45,7 @@ def upgrade() -> None:
     with op.batch_alter_table('entry_revision') as batch:
         batch.add_column(sa.Column('author', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=True))
         batch.add_column(sa.Column('summary', sa.Text(), nullable=True))
-        batch.add_column(sa.Column('made_at', sa.DateTime(), nullable=True))
+        batch.add_column(sa.Column('made_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True))
     # 0008 made evidence_uid optional and added entry_id; a proposal is one more kind of target.
     with op.batch_alter_table('moderation_action') as batch:
         batch.add_column(sa.Column('proposal_id', sa.Integer(), nullable=True))

@@ -278,7 +278,7 @@ def _own_view(session: Session, entry: Entry) -> EntryView:
     recent = session.exec(
         select(Evidence)
         .where(Evidence.entry_id == entry_id, Evidence.status == "accepted")
-        .order_by(col(Evidence.submitted_at).desc(), col(Evidence.id).desc())
+        .order_by(col(Evidence.submitted_at).desc().nulls_last(), col(Evidence.id).desc())
         .limit(RECENT_EVIDENCE)
     ).all()
     versions = _ordered(session, VersionRow, entry_id)

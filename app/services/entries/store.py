@@ -7,6 +7,7 @@ from typing import Literal
 from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
+from app import backends
 from app.models import (
     DeadEnd,
     DocLink,
@@ -206,6 +207,7 @@ def save_document(
     the new revision. Evidence in the document is added when its uid is new; evidence
     is never deleted here.
     """
+    backends.serialize_entry_writes(session)
     columns = _entry_columns(doc)
     entry = session.get(Entry, doc.id)
     if entry is None:
@@ -300,6 +302,7 @@ def regroup(
     Without `record`, the grouping is restored rather than changed (an import of files that
     state it, whose revisions already count it): no history, revision or date moves.
     """
+    backends.serialize_entry_writes(session)  # before any entry row is locked (see save_document)
     entries = {entry_id: session.get(Entry, entry_id) for entry_id in changes}
     touched = set(changes)
     touched |= {e.canonical_id for e in entries.values() if e.canonical_id}
@@ -377,8 +380,11 @@ def recompute_figures(session: Session, entry_id: str) -> stats.Figures:
     An alias keeps figures of its own evidence (shown in its section, and its own again
     when unmerged), and its canonical entry is recomputed from the evidence of the whole
     group; the figures returned are those of the canonical entry, where an alias's items
-    have namespaced keys (`item_key`)."""
-    entry = session.get(Entry, entry_id)
+    have namespaced keys (`item_key`).
+
+    The entry's row stays locked to the end of the transaction, so two writers that move
+    the same entry's figures take turns and the second counts the first one's rows."""
+    entry = session.get(Entry, entry_id, with_for_update=True)
     if entry.canonical_id:
         _own_figures(session, [entry])
         return recompute_figures(session, entry.canonical_id)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import Engine, func
 from sqlmodel import Session, col, select
 
+from app import backends
 from app.db import write_session
 from app.models import DeadEnd, Entry, Evidence, ModerationAction, Workaround
 from app.schemas.api import (
@@ -55,7 +56,10 @@ def _item_owner(session: Session, entry_id: str, item: str | None) -> tuple[str,
 
 def check_rate(session: Session, client: str, limit: RateLimit, now: datetime, model=Evidence) -> None:
     """Refuse a client's submission past its limit: rows of `model` (with `client` and
-    `submitted_at` columns) it stored in the window count, inside the caller's transaction."""
+    `submitted_at` columns) it stored in the window count, inside the caller's transaction.
+    Counted under a lock of the client's own, so two of its submissions at once (through
+    any server) do not both see room for one more."""
+    backends.lock(session, f"errata: {model.__tablename__} of {client}")
     since = now - timedelta(seconds=limit.window_seconds)
     recent = session.exec(
         select(func.count(), func.min(model.submitted_at)).where(
@@ -79,13 +83,14 @@ def record_evidence(
 ) -> EvidenceCreated:
     """Insert one report and rewrite the entry's figures, atomically.
 
-    The transaction begins IMMEDIATE, so the rate-limit count, the insert and the new
-    figures see and leave one consistent state even with several server processes.
+    The entry's row is locked for the transaction and the client's reports are counted
+    under a lock of the client's own (see check_rate), so the rate-limit count, the insert and the new
+    figures see and leave one consistent state even with several server processes (or
+    several machines on one PostgreSQL).
     """
     now = now or datetime.now(UTC)
     with write_session(engine) as session:
-        entry = session.get(Entry, entry_id)
-        if entry is None:
+        if session.get(Entry, entry_id, with_for_update=True) is None:
             raise EntryNotFound(entry_id)
         entry_id, kind = _item_owner(session, entry_id, report.item)
         canonical = session.get(Entry, entry_id).canonical_id
@@ -154,7 +159,9 @@ def list_evidence(
     if entry_id:
         query = query.where(Evidence.entry_id == entry_id)
     rows = session.exec(
-        query.order_by(col(Evidence.submitted_at).desc(), col(Evidence.id).desc()).offset(offset).limit(limit)
+        query.order_by(col(Evidence.submitted_at).desc().nulls_last(), col(Evidence.id).desc())
+        .offset(offset)
+        .limit(limit)
     ).all()
     return [
         ModerationEvidence(**view.model_dump(), entry_id=row.entry_id, client=row.client)

@@ -4,7 +4,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from sqlalchemy import Engine
-from sqlmodel import select
+from sqlmodel import col, select
 
 from app.db import read_session
 from app.models import Entry, Evidence
@@ -25,7 +25,7 @@ def export_all(
             evidence = session.exec(
                 select(Evidence)
                 .where(Evidence.entry_id == entry_id)
-                .order_by(Evidence.submitted_at, Evidence.id)
+                .order_by(col(Evidence.submitted_at).nulls_first(), Evidence.id)
             ).all()
             doc = to_document(
                 get_entry(session, entry_id, merged=False),

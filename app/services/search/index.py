@@ -1,15 +1,14 @@
 """Keeps the full-text index in step with entries: called in the transaction of every entry write."""
 
-from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from app.backends import sqlite as sqlite_backend
+from app import backends
 from app.models import DeadEnd, Entry, Workaround
 
 
 def next_value(session: Session, column) -> int:
-    """The next value of a counter column of entry (writers are serialised by BEGIN IMMEDIATE)."""
-    return (session.exec(select(func.max(column))).one() or 0) + 1
+    """The next value of a counter column of entry, visible to readers in commit order."""
+    return backends.next_value(session, column)
 
 
 def _join(*parts: str | None) -> str:
@@ -42,23 +41,23 @@ def index_entry(session: Session, entry: Entry) -> None:
     search finds each error once, whichever of its entries' words it used."""
     conn = session.connection()
     if entry.canonical_id:
-        sqlite_backend.delete_index_row(conn, entry.seq)
+        backends.delete_index_row(conn, entry.seq)
         return
     aliases = session.exec(select(Entry).where(Entry.canonical_id == entry.id).order_by(Entry.id)).all()
     parts = [_texts(session, e) for e in (entry, *aliases)]
     title, signature, body = (_join(*column) for column in zip(*parts, strict=True))
-    sqlite_backend.write_index_row(conn, entry.seq, title=title, signature=signature, body=body)
+    backends.write_index_row(conn, entry.seq, title=title, signature=signature, body=body)
 
 
 def reindex_all(session: Session) -> int:
     """Rebuild the full-text index from the entries (after a restore, or should it drift)."""
-    sqlite_backend.clear_index(session.connection())
+    backends.clear_index(session.connection())
     entries = session.exec(select(Entry).where(col(Entry.canonical_id).is_(None))).all()
     for entry in entries:
         index_entry(session, entry)
-    sqlite_backend.optimize_index(session.connection())
+    backends.optimize_index(session.connection())
     return len(entries)
 
 
 def optimize(session: Session) -> None:
-    sqlite_backend.optimize_index(session.connection())
+    backends.optimize_index(session.connection())

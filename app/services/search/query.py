@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 from sqlmodel import Session, col, select
 
-from app.backends import sqlite as sqlite_backend
+from app import backends
 from app.models import Entry
 from app.schemas.common import Text
 from app.urls import entry_url
@@ -42,11 +42,7 @@ def terms(query: str) -> list[str]:
 def highlight(snippet: str) -> Markup:
     """Escape the stored text, then mark the matches: nothing from an entry becomes live HTML."""
     safe = str(escape(snippet))
-    return Markup(
-        safe.replace(sqlite_backend.HIGHLIGHT_START, "<mark>").replace(
-            sqlite_backend.HIGHLIGHT_END, "</mark>"
-        )
-    )
+    return Markup(safe.replace(backends.HIGHLIGHT_START, "<mark>").replace(backends.HIGHLIGHT_END, "</mark>"))
 
 
 def _matches(session: Session, query: str, *, limit: int, offset: int):
@@ -55,11 +51,11 @@ def _matches(session: Session, query: str, *, limit: int, offset: int):
     if not words:
         return [], 0
     conn = session.connection()
-    rows, total = sqlite_backend.search_words(conn, words, any_term=False, limit=limit, offset=offset)
+    rows, total = backends.search_words(conn, words, any_term=False, limit=limit, offset=offset)
     if total == 0:
-        rows, total = sqlite_backend.search_substrings(conn, words, limit=limit, offset=offset)
+        rows, total = backends.search_substrings(conn, words, limit=limit, offset=offset)
     if total == 0 and len(words) > 1:
-        rows, total = sqlite_backend.search_words(conn, words, any_term=True, limit=limit, offset=offset)
+        rows, total = backends.search_words(conn, words, any_term=True, limit=limit, offset=offset)
     return rows, total
 
 
