@@ -30,5 +30,7 @@ class Settings(BaseSettings):
     # The address readers reach the site at (https://errata.example), for canonical links;
     # unset, each request's own origin is used.
     public_url: str | None = None
+    # Rendered entry responses each process keeps (both languages, all formats), in MiB.
+    entry_cache_mb: int = 64
     # Trust X-Forwarded-For from a reverse proxy when identifying clients.
     trust_forwarded_for: bool = False

@@ -1,6 +1,6 @@
 """Engine and sessions. Dialect-specific set-up lives in app.backends."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated
 
@@ -42,6 +42,21 @@ def write_session(engine: Engine) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
+
+
+def entry_stamp_reader(engine: Engine) -> Callable[[tuple[str, ...]], tuple[int, int]]:
+    """A function reading the stamp of some entries, on a connection it keeps to itself."""
+    if engine.dialect.name == "sqlite":
+        return sqlite_backend.EntryStampReader(engine)
+    from app.services.entries.read import current_stamp
+
+    conn = engine.connect()
+
+    def read(ids: tuple[str, ...]) -> tuple[int, int]:
+        with conn.begin():
+            return current_stamp(conn, ids)
+
+    return read
 
 
 def get_session(request: Request) -> Iterator[Session]:

@@ -6,7 +6,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app.config import Settings
-from app.db import make_engine, read_session
+from app.db import entry_stamp_reader, make_engine, read_session
 from app.routers import (
     api,
     assets,
@@ -22,6 +22,9 @@ from app.routers import (
 )
 from app.services.lookup.index import LookupIndex
 from app.web import errors
+from app.web.compression import CompressionMiddleware
+from app.web.entry_cache import FormCache
+from app.web.fastpath import EntryFastPath
 from app.web.limits import BodyLimitMiddleware
 
 
@@ -39,6 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             threading.Thread(target=_warm, args=(app,), name="warm-lookup-index", daemon=True).start()
         yield
         app.state.engine.dispose()
+        app.state.stamp_engine.dispose()
 
     app = FastAPI(
         title="errata",
@@ -50,7 +54,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings)
+    # An engine of its own, for the one connection app.web.fastpath checks stamps on.
+    app.state.stamp_engine = make_engine(settings)
+    app.state.read_stamp = entry_stamp_reader(app.state.stamp_engine)
     app.state.lookup_index = LookupIndex()
+    app.state.entry_forms = FormCache(settings.entry_cache_mb * 1024 * 1024)
     app.include_router(assets.router)
     app.include_router(crawlers.router)
     docs.install(app)
@@ -66,5 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(lookup.page_router, prefix=prefix)
         app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
     errors.install(app)
+    app.add_middleware(CompressionMiddleware)
     app.add_middleware(BodyLimitMiddleware, settings=settings)
+    app.add_middleware(EntryFastPath)
     return app

@@ -1,5 +1,6 @@
 """Shared set-up for the benchmarks: a migrated SQLite file with the corpus and shipped data."""
 
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -12,7 +13,8 @@ from app.db import make_engine  # noqa: E402
 from app.migrate import upgrade  # noqa: E402
 from app.services.interchange.importer import import_paths  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpus" / "deadends-canons"
+# The deadends.dev corpus beside the checkout; ERRATA_CORPUS names another place.
+CORPUS = Path(os.environ.get("ERRATA_CORPUS", ROOT.parent / "shared" / "corpus" / "deadends-canons"))
 SHIPPED = ROOT / "data"
 
 

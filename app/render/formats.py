@@ -1,7 +1,5 @@
 """One entry, three formats: the suffix of the URL picks HTML, JSON or Markdown."""
 
-import hashlib
-
 import orjson
 from fastapi import Request
 from fastapi.responses import Response
@@ -9,6 +7,8 @@ from markupsafe import Markup
 
 from app.render.export_md import render_entry_markdown
 from app.schemas.views import EntryView
+from app.services.entries.read import LoadedEntry
+from app.web.entry_cache import Form, FormResponse, form_key
 from app.web.templating import public_base, render_page
 
 SUFFIXES = {".json": "json", ".md": "md"}
@@ -36,20 +36,14 @@ def entry_json(view: EntryView) -> dict:
     return view.model_dump(mode="json", by_alias=True)
 
 
-def _etag(view: EntryView, fmt: str, lang: str) -> str:
-    digest = hashlib.blake2b(view.model_dump_json().encode(), digest_size=12)
-    digest.update(f"{fmt}:{lang}".encode())
-    return f'W/"{digest.hexdigest()}"'
-
-
-def respond_entry(request: Request, view: EntryView, fmt: str, lang: str, **context) -> Response:
-    """The entry in the format the URL asks for; 304 when the client's copy is current."""
-    etag = _etag(view, fmt, lang)
-    if etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers={"ETag": etag})
-    response = _render(request, view, fmt, lang, **context)
-    response.headers["ETag"] = etag
-    return response
+def respond_entry(request: Request, loaded: LoadedEntry, fmt: str, lang: str) -> Response:
+    """The entry in the format the URL asks for, rendered once per revision: the form is kept
+    in the process's cache (when the URL has no query) and answers later requests, 304s too."""
+    key = form_key(request.scope)
+    form = Form.of(_render(request, loaded.view, fmt, lang), key, loaded.ids, loaded.stamp)
+    if not request.url.query:
+        request.app.state.entry_forms.put(key, form)
+    return FormResponse(form)
 
 
 def json_ld(view: EntryView, lang: str, base: str) -> Markup:
@@ -83,7 +77,7 @@ def json_ld(view: EntryView, lang: str, base: str) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def _render(request: Request, view: EntryView, fmt: str, lang: str, **context) -> Response:
+def _render(request: Request, view: EntryView, fmt: str, lang: str) -> Response:
     if fmt == "json":
         return json_response(entry_json(view))
     if fmt == "md":
@@ -101,7 +95,6 @@ def _render(request: Request, view: EntryView, fmt: str, lang: str, **context) -
         workaround_ids={w.id for w in view.workarounds},
         reported=bool(request.query_params.get("reported")),
         json_ld=json_ld(view, lang, public_base(request)),
-        **context,
     )
     response.headers["Link"] = (
         f'<{view.links.json_}>; rel="alternate"; type="application/json", '

@@ -6,10 +6,10 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 
 from app.db import SessionDep
-from app.render.formats import entry_json, json_response
+from app.render.formats import json_response, respond_entry
 from app.schemas.views import EntryPage, EntryView
 from app.services.entries.catalog import Filters, list_entries
-from app.services.entries.read import get_entry
+from app.services.entries.read import load_entry
 from app.services.search.query import ranked_snippets
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -39,6 +39,6 @@ def list_errors(
     return json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
 
 
-@router.get("/errors/{entry_id:path}", response_model=EntryView)
-def get_error(entry_id: str, session: SessionDep):
-    return json_response(entry_json(get_entry(session, entry_id)))
+@router.api_route("/errors/{entry_id:path}", methods=["GET", "HEAD"], response_model=EntryView)
+def get_error(entry_id: str, request: Request, session: SessionDep):
+    return respond_entry(request, load_entry(session, entry_id), "json", "en")

@@ -5,7 +5,7 @@ from fastapi.responses import RedirectResponse
 
 from app.db import SessionDep
 from app.render.formats import respond_entry, split_format
-from app.services.entries.read import canonical_id, get_entry
+from app.services.entries.read import canonical_id, load_entry
 from app.urls import entry_url
 from app.web.deps import LangDep
 
@@ -24,10 +24,12 @@ _FORMATS_DOC = {
 }
 
 
-@router.get("/errors/{entry_path:path}", responses=_FORMATS_DOC, response_model=None)
+@router.api_route(
+    "/errors/{entry_path:path}", methods=["GET", "HEAD"], responses=_FORMATS_DOC, response_model=None
+)
 def entry_page(entry_path: str, request: Request, session: SessionDep, lang: LangDep):
     entry_id, fmt = split_format(entry_path)
     canonical = canonical_id(session, entry_id)
     if canonical != entry_id:
         return RedirectResponse(entry_url(canonical, lang=lang, fmt=fmt), status_code=301)
-    return respond_entry(request, get_entry(session, entry_id), fmt, lang)
+    return respond_entry(request, load_entry(session, entry_id), fmt, lang)

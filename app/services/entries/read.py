@@ -1,8 +1,10 @@
 """Reading entries: one load builds the EntryView every format and language renders."""
 
 from collections import defaultdict
+from dataclasses import dataclass
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
 from app.models import (
@@ -119,17 +121,18 @@ def _version_reports(session: Session, entry_id: str, names: dict[str, str]) -> 
     return sorted(reports.values(), key=lambda r: (r.component.lower(), r.version))
 
 
-def _related(session: Session, entry_id: str) -> RelatedViews:
+def _related(session: Session, entry_id: str) -> tuple[RelatedViews, dict[str, int]]:
+    """The related entries, and the change counter of each one found in the base."""
     rows = _ordered(session, Relation, entry_id)
     targets = {r.target_id for r in rows}
-    titles = (
-        {
-            e.id: Text(en=e.title_en, zh=e.title_zh)
-            for e in session.exec(select(Entry).where(col(Entry.id).in_(targets)))
-        }
+    found = (
+        session.exec(
+            select(Entry.id, Entry.title_en, Entry.title_zh, Entry.changed).where(col(Entry.id).in_(targets))
+        ).all()
         if targets
-        else {}
+        else []
     )
+    titles = {eid: Text(en=en, zh=zh) for eid, en, zh, _ in found}
     grouped: dict[str, list[RelatedView]] = {kind: [] for kind in RELATION_KINDS}
     for r in rows:
         grouped[r.kind].append(
@@ -141,7 +144,7 @@ def _related(session: Session, entry_id: str) -> RelatedViews:
                 probability=r.probability,
             )
         )
-    return RelatedViews(**grouped)
+    return RelatedViews(**grouped), {eid: changed for eid, _, _, changed in found}
 
 
 def canonical_id(session: Session, entry_id: str) -> str:
@@ -154,7 +157,38 @@ def canonical_id(session: Session, entry_id: str) -> str:
     raise EntryNotFound(entry_id)
 
 
+Stamp = tuple[int, int]
+_STAMP = select(func.count(), func.max(Entry.changed)).where(
+    col(Entry.id).in_(bindparam("ids", expanding=True))
+)
+
+
+@dataclass(frozen=True)
+class LoadedEntry:
+    """An entry's view with what it was built from: its id and the related ids it names, and
+    their stamp (how many of them exist, their highest change counter) as read while building.
+    Any later write to any of them, or one appearing or vanishing, gives another stamp."""
+
+    view: EntryView
+    ids: tuple[str, ...]
+    stamp: Stamp
+
+
+def current_stamp(conn: Connection, ids: tuple[str, ...]) -> Stamp:
+    """The stamp of `ids` now: one indexed query, the cheap test of whether a view is current."""
+    count, latest = conn.execute(_STAMP, {"ids": list(ids)}).one()
+    return count, latest or 0
+
+
 def get_entry(session: Session, entry_id: str) -> EntryView:
+    return load_entry(session, entry_id).view
+
+
+def load_entry(session: Session, entry_id: str) -> LoadedEntry:
+    """One entry in a fixed number of set-based queries, however many parts it has.
+
+    The entry row (and its change counter) is read first, so a write that lands while the
+    parts are read leaves the stamp behind the content and the next check rebuilds it."""
     entry = session.get(Entry, entry_id)
     if entry is None:
         raise EntryNotFound(entry_id)
@@ -165,7 +199,8 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
         .limit(RECENT_EVIDENCE)
     ).all()
     versions = _ordered(session, VersionRow, entry_id)
-    return EntryView(
+    related, related_changed = _related(session, entry_id)
+    view = EntryView(
         id=entry.id,
         domain=entry.domain,
         category=entry.category,
@@ -234,7 +269,7 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
             )
             for d in _ordered(session, DeadEnd, entry_id)
         ],
-        related=_related(session, entry_id),
+        related=related,
         provenance=provenance(entry),
         recent_evidence=evidence_views(session, recent),
         version_reports=_version_reports(
@@ -245,6 +280,10 @@ def get_entry(session: Session, entry_id: str) -> EntryView:
         updated_at=entry.updated_at,
         revision=entry.revision,
     )
+    related_changed.pop(entry_id, None)
+    targets = tuple(sorted({r.id for kind in RELATION_KINDS for r in getattr(related, kind)} - {entry_id}))
+    stamp = (1 + len(related_changed), max([entry.changed, *related_changed.values()]))
+    return LoadedEntry(view=view, ids=(entry_id, *targets), stamp=stamp)
 
 
 def summary(entry: Entry) -> EntrySummary:

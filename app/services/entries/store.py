@@ -217,7 +217,6 @@ def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResu
     else:
         result = "unchanged"
     if result != "unchanged":
-        entry.changed = search_index.next_value(session, Entry.changed)
         session.add_all(_child_rows(doc))
         session.flush()
         search_index.index_entry(session, entry)
@@ -230,7 +229,8 @@ def save_document(session: Session, doc: EntryDoc, *, now: datetime) -> SaveResu
 
 
 def recompute_figures(session: Session, entry_id: str) -> stats.Figures:
-    """Derive every figure of an entry from its accepted evidence and write them back."""
+    """Derive every figure of an entry from its accepted evidence, write them back, and mark
+    the entry changed."""
     entry = session.get(Entry, entry_id)
     workarounds = session.exec(select(Workaround).where(Workaround.entry_id == entry_id)).all()
     dead_ends = session.exec(select(DeadEnd).where(DeadEnd.entry_id == entry_id)).all()
@@ -248,6 +248,9 @@ def recompute_figures(session: Session, entry_id: str) -> stats.Figures:
     figures = stats.Evidence.from_reports(
         (stats.Report(item, outcome) for item, outcome in reports), priors
     ).figures(priors)
+    # Every write to an entry ends here (content, evidence, moderation), so this is where its
+    # change counter moves: lookup indexes and the cached views of every process follow it.
+    entry.changed = search_index.next_value(session, Entry.changed)
     entry.fix_rate, entry.confidence = figures.fix_rate, figures.confidence
     entry.evidence_count = figures.evidence_count
     for rows, rates in ((workarounds, figures.workarounds), (dead_ends, figures.dead_ends)):
