@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from app.db import SessionDep
 from app.render.formats import json_response, respond_entry
 from app.schemas.views import EntryPage, EntryView
-from app.services.entries.catalog import Filters, list_entries
+from app.services.entries.catalog import Filters, list_entries, searched_entries
 from app.services.entries.read import load_entry
 from app.services.search.query import ranked_snippets
 
@@ -30,8 +30,12 @@ def list_errors(
     offset: Annotated[int, Query(ge=0)] = 0,
 ):
     filters = Filters(domain=domain, category=category, component=component, version=version)
-    ranked = ranked_snippets(session, q) if q and q.strip() else None
-    data, count = list_entries(session, filters, limit=limit, offset=offset, ranked=ranked)
+    searching = bool(q and q.strip())
+    if searching and filters == Filters():
+        data, count = searched_entries(session, q, limit=limit, offset=offset)
+    else:
+        ranked = ranked_snippets(session, q) if searching else None
+        data, count = list_entries(session, filters, limit=limit, offset=offset, ranked=ranked)
     next_url = None
     if offset + limit < count:
         params = {k: v for k, v in request.query_params.items() if k != "offset"}
