@@ -4,9 +4,9 @@ For each size it serves one database with errata (one worker), Datasette (the en
 and an FTS5 table, immutable mode: its fastest) and nginx (errata's own JSON and HTML of
 the same entries, pre-rendered to files; and errata behind deploy/nginx/errata.conf).
 Each server is pinned to CPU 0 and wrk to CPU 1. Paths rotate through 1,000 entries (and
-20 searches, 149 pastes). Pairs are measured A B A B and the ratio is taken over the sums,
-so drift of the shared machine cancels out. CPU per request is the server's user+system
-time over the requests it answered.
+the 20 searches of lookup_speed.py, 149 pastes). Pairs are measured A B A B and the ratio
+is taken over the sums, so drift of the shared machine cancels out. CPU per request is the
+server's user+system time over the requests it answered.
 """
 
 import argparse
@@ -26,32 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from lookup_speed import SEARCHES
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 ROTATE = BENCH / "wrk" / "rotate.lua"
-SEARCHES = [
-    "CUDA out of memory",
-    "KV cache",
-    "permission denied",
-    "ModuleNotFoundError",
-    "connection refused",
-    "npm ERESOLVE",
-    "certificate verify failed",
-    "database is locked",
-    "OOMKilled",
-    "git push rejected",
-    "heap out of memory",
-    "exec format error",
-    "too many clients",
-    "timeout",
-    "segmentation fault",
-    "disk full",
-    "index out of range",
-    "token expired",
-    "no such file",
-    "version conflict",
-]
 TICK = os.sysconf("SC_CLK_TCK")
 
 
