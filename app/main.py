@@ -59,6 +59,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.read_stamp = entry_stamp_reader(app.state.stamp_engine)
     app.state.lookup_index = LookupIndex()
     app.state.entry_forms = FormCache(settings.entry_cache_mb * 1024 * 1024)
+    # Lists and searches apart, so that many distinct queries cannot push entries out.
+    app.state.list_forms = FormCache(settings.entry_cache_mb * 1024 * 1024 // 4)
     app.include_router(assets.router)
     app.include_router(crawlers.router)
     docs.install(app)

@@ -130,9 +130,16 @@ def _ms(text: str) -> float:
 
 
 def drive(
-    server: Server, paths: Path, seconds: int, connections: int = 32, bodies: Path | None = None
+    server: Server,
+    paths: Path,
+    seconds: int,
+    connections: int = 32,
+    bodies: Path | None = None,
+    unique: bool = False,
 ) -> Run:
     env = {**os.environ, "PATHS": str(paths)}
+    if unique:
+        env["UNIQUE"] = "1"
     if bodies:
         env["BODIES"] = str(bodies)
     before = server.cpu_seconds()
@@ -381,6 +388,8 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
             print(_row(f"errata {name}", a), flush=True)
             print(_row(f"datasette {name}", b), flush=True)
             print(f"  {'':34} ratio errata / datasette: {table[name][2]:.1f}x", flush=True)
+        uncached = [drive(errata, files["search"], sec, unique=True) for _ in range(2)]
+        print(_row("errata search, every URL new", uncached), flush=True)
         lookups = [drive(errata, files["lookup"], sec, bodies=files["pastes"]) for _ in range(2)]
         print(_row("errata lookup (32 connections)", lookups))
         single = [drive(errata, files["lookup"], sec, connections=1, bodies=files["pastes"])]

@@ -52,8 +52,11 @@ class EntryStampReader:
         self._statements: dict[int, str] = {}
 
     def __call__(self, ids: tuple[str, ...]) -> tuple[int, int]:
+        """Like app.services.entries.read.current_stamp, no ids meaning the whole base."""
         sql = self._statements.get(len(ids))
-        if sql is None:
+        if sql is None and not ids:
+            sql = self._statements[0] = "SELECT max(seq), max(changed) FROM entry"
+        elif sql is None:
             marks = ", ".join("?" * len(ids))
             sql = self._statements[len(ids)] = (
                 f"SELECT count(*), max(changed) FROM entry WHERE id IN ({marks})"

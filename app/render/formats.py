@@ -8,7 +8,7 @@ from markupsafe import Markup
 from app.render.export_md import render_entry_markdown
 from app.schemas.views import EntryView
 from app.services.entries.read import LoadedEntry
-from app.web.entry_cache import Form, FormResponse, form_key
+from app.web.entry_cache import serve_form
 from app.web.templating import public_base, render_page
 
 SUFFIXES = {".json": "json", ".md": "md"}
@@ -39,11 +39,10 @@ def entry_json(view: EntryView) -> dict:
 def respond_entry(request: Request, loaded: LoadedEntry, fmt: str, lang: str) -> Response:
     """The entry in the format the URL asks for, rendered once per revision: the form is kept
     in the process's cache (when the URL has no query) and answers later requests, 304s too."""
-    key = form_key(request.scope)
-    form = Form.of(_render(request, loaded.view, fmt, lang), key, loaded.ids, loaded.stamp)
-    if not request.url.query:
-        request.app.state.entry_forms.put(key, form)
-    return FormResponse(form)
+    response = _render(request, loaded.view, fmt, lang)
+    # A query (`?reported=1`) changes the page for that one reader: served, not kept.
+    keep = request.app.state.entry_forms if not request.url.query else None
+    return serve_form(request, response, loaded.ids, loaded.stamp, keep)
 
 
 def json_ld(view: EntryView, lang: str, base: str) -> Markup:

@@ -9,13 +9,15 @@ from app.db import SessionDep
 from app.render.formats import json_response, respond_entry
 from app.schemas.views import EntryPage, EntryView
 from app.services.entries.catalog import Filters, list_entries, searched_entries
-from app.services.entries.read import load_entry
+from app.services.entries.read import current_stamp, load_entry
 from app.services.search.query import ranked_snippets
+from app.web.entry_cache import serve_form
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
 @router.get("/errors", response_model=EntryPage)
+@router.head("/errors", include_in_schema=False)
 def list_errors(
     request: Request,
     session: SessionDep,
@@ -29,6 +31,7 @@ def list_errors(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
 ):
+    stamp = current_stamp(session.connection(), ())  # before the data it vouches for
     filters = Filters(domain=domain, category=category, component=component, version=version)
     searching = bool(q and q.strip())
     if searching and filters == Filters():
@@ -40,9 +43,11 @@ def list_errors(
     if offset + limit < count:
         params = {k: v for k, v in request.query_params.items() if k != "offset"}
         next_url = f"{request.url.path}?{urlencode({**params, 'offset': offset + limit})}"
-    return json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
+    page = json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
+    return serve_form(request, page, (), stamp, request.app.state.list_forms)
 
 
-@router.api_route("/errors/{entry_id:path}", methods=["GET", "HEAD"], response_model=EntryView)
+@router.get("/errors/{entry_id:path}", response_model=EntryView)
+@router.head("/errors/{entry_id:path}", include_in_schema=False)
 def get_error(entry_id: str, request: Request, session: SessionDep):
     return respond_entry(request, load_entry(session, entry_id), "json", "en")

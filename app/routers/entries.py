@@ -24,9 +24,8 @@ _FORMATS_DOC = {
 }
 
 
-@router.api_route(
-    "/errors/{entry_path:path}", methods=["GET", "HEAD"], responses=_FORMATS_DOC, response_model=None
-)
+@router.get("/errors/{entry_path:path}", responses=_FORMATS_DOC, response_model=None)
+@router.head("/errors/{entry_path:path}", include_in_schema=False)
 def entry_page(entry_path: str, request: Request, session: SessionDep, lang: LangDep):
     entry_id, fmt = split_format(entry_path)
     canonical = canonical_id(session, entry_id)

@@ -1,4 +1,5 @@
-"""Rendered entry responses, kept per process until the entry (or an entry it names) changes.
+"""Rendered entry responses, kept per process until the entry (or an entry it names) changes;
+lists and search results likewise, until any entry changes.
 
 Each entry is rendered once per revision, language and format: the body is kept as bytes,
 gzipped once beside them, with the headers it was served with. A form is current while the
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from starlette.datastructures import Headers
+from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
@@ -153,6 +155,18 @@ class FormResponse(Response):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self.form.send(scope, send)
+
+
+def serve_form(
+    request: Request, response: Response, ids: tuple[str, ...], stamp: Stamp, keep: "FormCache | None"
+) -> FormResponse:
+    """Answer with `response` as a form current at `stamp` (read before the data was), kept in
+    `keep` for the requests after; 304 when the client's copy is current already."""
+    key = form_key(request.scope)
+    form = Form.of(response, key, ids, stamp)
+    if keep is not None:
+        keep.put(key, form)
+    return FormResponse(form)
 
 
 class FormCache:

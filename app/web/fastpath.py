@@ -1,8 +1,8 @@
 """Answer GET and HEAD for a cached, current entry form before routing.
 
 A hit costs one indexed query (the stamp) and two ASGI messages; everything else (a miss,
-a stale form, an unknown or alias id, a URL with a query) goes on to the routes, which
-render from the EntryView and fill the cache. The stamp query runs on the event loop
+a stale form, an unknown or alias id) goes on to the routes, which render from the
+EntryView (or the search) and fill the caches. The stamp query runs on the event loop
 rather than in a worker thread: it takes tens of microseconds on SQLite, less than the
 hand-over to a thread would. `app.state.read_stamp` holds a connection of its own, never
 one from the routes' pool: routes hold pooled connections until their response is sent,
@@ -19,9 +19,10 @@ class EntryFastPath:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and not scope["query_string"]:
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
             state = scope["app"].state
-            form = state.entry_forms.get(form_key(scope))
+            key = form_key(scope)
+            form = state.entry_forms.get(key) or state.list_forms.get(key)
             if form is not None and state.read_stamp(form.ids) == form.stamp:
                 await form.send(scope, send)
                 return

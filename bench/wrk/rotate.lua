@@ -1,6 +1,7 @@
 -- Requests taken in turn from a list: PATHS names a file of paths (one a line) for GETs;
 -- with BODIES (a file of request bodies, one a line) each request POSTs the next body to
--- the first path instead.
+-- the first path instead. With UNIQUE set, each GET gets a query parameter of its own, so
+-- no cache can answer it.
 local paths, bodies = {}, {}
 for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
 if os.getenv("BODIES") then
@@ -12,5 +13,7 @@ request = function()
   if #bodies > 0 then
     return wrk.format("POST", paths[1], {["Content-Type"] = "application/json"}, bodies[(i % #bodies) + 1])
   end
-  return wrk.format("GET", paths[(i % #paths) + 1])
+  local path = paths[(i % #paths) + 1]
+  if os.getenv("UNIQUE") then path = path .. "&bench=" .. i end
+  return wrk.format("GET", path)
 end

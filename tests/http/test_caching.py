@@ -167,3 +167,20 @@ def test_a_tiny_cache_evicts_and_still_serves_every_entry(shipped_settings):
             for entry_id in ids:
                 assert tiny.get(f"/errors/{entry_id}.json").json()["id"] == entry_id
         assert len(tiny.app.state.entry_forms) == 0
+
+
+def test_search_results_are_kept_until_any_entry_changes(shipped_client):
+    url = "/api/v1/errors?q=memory&limit=5"
+    first = shipped_client.get(url).json()
+    with counting(shipped_client) as (orm, stamps):
+        again = shipped_client.get(url)
+        page = shipped_client.get("/search?q=memory")
+        page = shipped_client.get("/search?q=memory")
+    assert again.json() == first and page.status_code == 200
+    assert len(_rows(orm)) > 0 and len(stamps) == 2  # the page once rendered, then both kept
+    entry_id = first["data"][0]["id"]
+    shipped_client.post(f"/api/v1/errors/{entry_id}/evidence", json={"outcome": "worked"})
+    after = shipped_client.get(url, headers={"If-None-Match": again.headers["etag"]})
+    assert after.status_code == 200
+    hit = next(e for e in after.json()["data"] if e["id"] == entry_id)
+    assert hit["evidence_count"] == first["data"][0]["evidence_count"] + 1

@@ -174,8 +174,15 @@ class LoadedEntry:
     stamp: Stamp
 
 
+_BASE_STAMP = select(func.max(Entry.seq), func.max(Entry.changed))
+
+
 def current_stamp(conn: Connection, ids: tuple[str, ...]) -> Stamp:
-    """The stamp of `ids` now: one indexed query, the cheap test of whether a view is current."""
+    """The stamp of `ids` now: one indexed query, the cheap test of whether a view is current.
+    No ids stand for the whole base (lists, search): its newest entry and its latest change."""
+    if not ids:
+        newest, latest = conn.execute(_BASE_STAMP).one()
+        return newest or 0, latest or 0
     count, latest = conn.execute(_STAMP, {"ids": list(ids)}).one()
     return count, latest or 0
 
