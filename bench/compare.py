@@ -121,12 +121,14 @@ class Run:
     errors: int
 
 
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
 
 
 def _ms(text: str) -> float:
-    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(number) * _UNITS[unit]
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text)
+    if match is None:
+        raise SystemExit(f"wrk printed a latency this script cannot read: {text!r}")
+    return float(match.group(1)) * _UNITS[match.group(2)]
 
 
 def drive(
