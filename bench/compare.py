@@ -162,8 +162,8 @@ def drive(
     errors += sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
     return Run(
         rps=float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-        p50=_ms(re.search(r"50%\s+(\S+)", out).group(1)),
-        p99=_ms(re.search(r"99%\s+(\S+)", out).group(1)),
+        p50=_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)),
+        p99=_ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)),
         cpu_ms=cpu * 1000 / max(total, 1),
         errors=errors,
     )
@@ -458,8 +458,10 @@ def main() -> None:
     parser.add_argument("--nginx", default="nginx")
     parser.add_argument("--work", type=Path, default=Path("/tmp/errata-bench/run"))
     parser.add_argument("--seconds", type=int, default=5)
-    parser.add_argument("--visibility", action="store_true", help="time a report through nginx's cache")
-    parser.add_argument("--workers", action="store_true", help="compare --workers 2 with one")
+    parser.add_argument(
+        "--visibility", action="store_true", help="time a report through nginx's cache (first size)"
+    )
+    parser.add_argument("--workers", action="store_true", help="compare --workers 2 with one (first size)")
     args = parser.parse_args()
     results = []
     for db in args.db:
@@ -467,6 +469,7 @@ def main() -> None:
         size = conn.execute("SELECT count(*) FROM entry").fetchone()[0]
         conn.close()
         results.append(measure_size(args, size, db, args.work))
+        args.visibility = args.workers = False  # measured once, at the first size
     if len(results) > 1:
         small, large = results[0], results[-1]
         print("\nCPU per request, largest base / smallest:")

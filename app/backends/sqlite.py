@@ -55,7 +55,9 @@ class EntryStampReader:
         """Like app.services.entries.read.current_stamp, no ids meaning the whole base."""
         sql = self._statements.get(len(ids))
         if sql is None and not ids:
-            sql = self._statements[0] = "SELECT max(seq), max(changed) FROM entry"
+            # Each max() alone, so that each is read from its index.
+            sql = "SELECT (SELECT max(seq) FROM entry), (SELECT max(changed) FROM entry)"
+            self._statements[0] = sql
         elif sql is None:
             marks = ", ".join("?" * len(ids))
             sql = self._statements[len(ids)] = (

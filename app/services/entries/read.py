@@ -174,7 +174,11 @@ class LoadedEntry:
     stamp: Stamp
 
 
-_BASE_STAMP = select(func.max(Entry.seq), func.max(Entry.changed))
+# Two subqueries, not one SELECT of two aggregates: SQLite answers a lone max() from its
+# index, but two in one SELECT by reading the whole table.
+_BASE_STAMP = select(
+    select(func.max(Entry.seq)).scalar_subquery(), select(func.max(Entry.changed)).scalar_subquery()
+)
 
 
 def current_stamp(conn: Connection, ids: tuple[str, ...]) -> Stamp:
