@@ -1,6 +1,6 @@
 """Engine and sessions. Dialect-specific set-up lives in app.backends."""
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated
 
@@ -44,19 +44,27 @@ def write_session(engine: Engine) -> Iterator[Session]:
             raise
 
 
-def entry_stamp_reader(engine: Engine) -> Callable[[tuple[str, ...]], tuple[int, int]]:
-    """A function reading the stamp of some entries, on a connection it keeps to itself."""
+class _PortableStampReader:
+    """The stamp query through SQLAlchemy, on a connection of its own, each in its own transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._conn = engine.connect()
+
+    def __call__(self, ids: tuple[str, ...]) -> tuple[int, int]:
+        from app.services.entries.read import current_stamp
+
+        with self._conn.begin():
+            return current_stamp(self._conn, ids)
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def entry_stamp_reader(engine: Engine):
+    """A callable reading the stamp of some entries (see read.current_stamp), with close()."""
     if engine.dialect.name == "sqlite":
         return sqlite_backend.EntryStampReader(engine)
-    from app.services.entries.read import current_stamp
-
-    conn = engine.connect()
-
-    def read(ids: tuple[str, ...]) -> tuple[int, int]:
-        with conn.begin():
-            return current_stamp(conn, ids)
-
-    return read
+    return _PortableStampReader(engine)
 
 
 def get_session(request: Request) -> Iterator[Session]:

@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             threading.Thread(target=_warm, args=(app,), name="warm-lookup-index", daemon=True).start()
         yield
         app.state.engine.dispose()
+        app.state.read_stamp.close()
         app.state.stamp_engine.dispose()
 
     app = FastAPI(

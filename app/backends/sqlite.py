@@ -66,6 +66,9 @@ class EntryStampReader:
         count, latest = self.driver_connection.execute(sql, ids).fetchone()
         return count, latest or 0
 
+    def close(self) -> None:
+        self._checked_out.close()
+
 
 def database_path(url: str) -> Path | None:
     prefix = "sqlite:///"
