@@ -35,5 +35,7 @@ class Settings(BaseSettings):
     dump_dir: Path | None = None
     # The licence of errata's own entries, stated in the dump and on /about.
     content_licence: str = "CC BY 4.0"
+    # Rendered entry responses each process keeps (both languages, all formats), in MiB.
+    entry_cache_mb: int = 64
     # Trust X-Forwarded-For from a reverse proxy when identifying clients.
     trust_forwarded_for: bool = False

@@ -35,6 +35,11 @@ def write_session(engine: Engine) -> Iterator[Session]:
             raise
 
 
+def entry_stamp_reader(engine: Engine):
+    """A callable reading the stamp of some entries (see read.current_stamp), with close()."""
+    return backends.stamp_reader(engine)
+
+
 def get_session(request: Request) -> Iterator[Session]:
     with read_session(request.app.state.engine) as session:
         yield session

@@ -7,7 +7,7 @@ from fastapi import FastAPI
 
 from app.agents.transports import mount_http
 from app.config import Settings
-from app.db import make_engine, read_session
+from app.db import entry_stamp_reader, make_engine, read_session
 from app.routers import (
     api,
     assets,
@@ -28,6 +28,9 @@ from app.routers import (
 )
 from app.services.lookup.index import LookupIndex
 from app.web import errors
+from app.web.compression import CompressionMiddleware
+from app.web.entry_cache import FormCache
+from app.web.fastpath import EntryFastPath
 from app.web.limits import BodyLimitMiddleware
 
 
@@ -46,6 +49,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with mcp_server.session_manager.run():
             yield
         app.state.engine.dispose()
+        app.state.read_stamp.close()
+        app.state.stamp_engine.dispose()
 
     app = FastAPI(
         title="errata",
@@ -57,8 +62,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings)
+    # An engine of its own, for the one connection app.web.fastpath checks stamps on.
+    app.state.stamp_engine = make_engine(settings)
+    app.state.read_stamp = entry_stamp_reader(app.state.stamp_engine)
     app.state.lookup_index = LookupIndex()
     mcp_server = mount_http(app, settings)
+    app.state.entry_forms = FormCache(settings.entry_cache_mb * 1024 * 1024)
+    # Lists and searches apart, so that many distinct queries cannot push entries out.
+    app.state.list_forms = FormCache(settings.entry_cache_mb * 1024 * 1024 // 4)
     app.include_router(assets.router)
     app.include_router(crawlers.router)
     docs.install(app)
@@ -82,5 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(opendata.page_router, prefix=prefix)
         app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
     errors.install(app)
+    app.add_middleware(CompressionMiddleware)
     app.add_middleware(BodyLimitMiddleware, settings=settings)
+    app.add_middleware(EntryFastPath)
     return app

@@ -43,6 +43,11 @@ def for_url(url: str) -> ModuleType:
     return _for_dialect({"postgres": "postgresql"}.get(scheme, scheme))
 
 
+def database_file(url: str) -> Path | None:
+    """The file an embedded database lives in; None for a database server."""
+    return for_url(url).database_path(url) if for_url(url).__name__.endswith("sqlite") else None
+
+
 def make_engine(url: str, *, busy_timeout_ms: int) -> Engine:
     return for_url(url).make_engine(url, busy_timeout_ms=busy_timeout_ms)
 
@@ -78,6 +83,12 @@ def after_copy(conn: Connection) -> None:
 def backup(engine: Engine, target: Path) -> str | None:
     """A consistent copy of the live database; returns a note on how to restore it, if any."""
     return of(engine).backup(engine, target)
+
+
+def stamp_reader(engine: Engine):
+    """`reader(ids) -> (count, max(changed))` (no ids: the whole base) on a connection of its
+    own that sees each commit at once, with close(): the fast path's cheap freshness check."""
+    return of(engine).StampReader(engine)
 
 
 def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str, body: str) -> None:

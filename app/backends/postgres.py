@@ -90,6 +90,27 @@ def after_copy(conn: Connection) -> None:
         )
 
 
+class StampReader:
+    """The fast path's stamp query (see app.backends.stamp_reader), in autocommit, so each
+    SELECT reads the latest commit without a transaction around it."""
+
+    _BASE = text("SELECT (SELECT max(seq) FROM entry), (SELECT max(changed) FROM entry)")
+    _SOME = text("SELECT count(*), max(changed) FROM entry WHERE id = ANY(:ids)")
+
+    def __init__(self, engine: Engine) -> None:
+        self._conn = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+
+    def __call__(self, ids: tuple[str, ...]) -> tuple[int, int]:
+        if not ids:
+            newest, latest = self._conn.execute(self._BASE).one()
+            return newest or 0, latest or 0
+        count, latest = self._conn.execute(self._SOME, {"ids": list(ids)}).one()
+        return count, latest or 0
+
+    def close(self) -> None:
+        self._conn.close()
+
+
 class BackupUnavailable(RuntimeError):
     pass
 

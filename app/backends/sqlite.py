@@ -84,6 +84,38 @@ def after_copy(conn: Connection) -> None:
     """Nothing to do: SQLite's integer keys continue from the largest value present."""
 
 
+class StampReader:
+    """`reader(ids) -> (count, max(changed))` on one connection of its own, for the fast path.
+
+    The DBAPI connection runs without an open transaction (isolation_level None), so each
+    SELECT reads the latest commit; through the ORM the same check costs about 15 times as
+    much (BEGIN, SELECT, COMMIT, each through SQLAlchemy).
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self._checked_out = engine.raw_connection()  # held for the life of the reader
+        self.driver_connection = self._checked_out.driver_connection
+        self._statements: dict[int, str] = {}
+
+    def __call__(self, ids: tuple[str, ...]) -> tuple[int, int]:
+        """Like app.services.entries.read.current_stamp, no ids meaning the whole base."""
+        sql = self._statements.get(len(ids))
+        if sql is None and not ids:
+            # Each max() alone, so that each is read from its index.
+            sql = "SELECT (SELECT max(seq) FROM entry), (SELECT max(changed) FROM entry)"
+            self._statements[0] = sql
+        elif sql is None:
+            marks = ", ".join("?" * len(ids))
+            sql = self._statements[len(ids)] = (
+                f"SELECT count(*), max(changed) FROM entry WHERE id IN ({marks})"
+            )
+        count, latest = self.driver_connection.execute(sql, ids).fetchone()
+        return count, latest or 0
+
+    def close(self) -> None:
+        self._checked_out.close()
+
+
 def database_path(url: str) -> Path | None:
     prefix = "sqlite:///"
     if not url.startswith(prefix) or url.endswith(":memory:"):

@@ -1,7 +1,5 @@
 """One entry, three formats: the suffix of the URL picks HTML, JSON or Markdown."""
 
-import hashlib
-
 import orjson
 from fastapi import Request
 from fastapi.responses import Response
@@ -9,6 +7,8 @@ from markupsafe import Markup
 
 from app.render.export_md import render_entry_markdown
 from app.schemas.views import EntryView
+from app.services.entries.read import LoadedEntry
+from app.web.entry_cache import serve_form
 from app.web.templating import public_base, render_page
 
 SUFFIXES = {".json": "json", ".md": "md"}
@@ -36,20 +36,14 @@ def entry_json(view: EntryView) -> dict:
     return view.model_dump(mode="json", by_alias=True)
 
 
-def _etag(view: EntryView, fmt: str, lang: str, context: dict) -> str:
-    digest = hashlib.blake2b(view.model_dump_json().encode(), digest_size=12)
-    digest.update(f"{fmt}:{lang}:{sorted(context.items())!r}".encode())
-    return f'W/"{digest.hexdigest()}"'
-
-
-def respond_entry(request: Request, view: EntryView, fmt: str, lang: str, **context) -> Response:
-    """The entry in the format the URL asks for; 304 when the client's copy is current."""
-    etag = _etag(view, fmt, lang, context)
-    if etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers={"ETag": etag})
-    response = _render(request, view, fmt, lang, **context)
-    response.headers["ETag"] = etag
-    return response
+def respond_entry(request: Request, loaded: LoadedEntry, fmt: str, lang: str, **context) -> Response:
+    """The entry in the format the URL asks for, rendered once per revision: the form is kept
+    in the process's cache (when the URL has no query) and answers later requests, 304s too."""
+    response = _render(request, loaded.view, fmt, lang, **context)
+    # A query (`?reported=1`, `?from=` an alias) changes the page for that one reader:
+    # served, not kept.
+    keep = request.app.state.entry_forms if not request.url.query else None
+    return serve_form(request, response, loaded.ids, loaded.stamp, keep)
 
 
 def json_ld(view: EntryView, lang: str, base: str) -> Markup:

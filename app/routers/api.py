@@ -7,16 +7,18 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse
 
 from app.db import SessionDep
-from app.render.formats import entry_json, json_response
+from app.render.formats import json_response, respond_entry
 from app.schemas.views import EntryPage, EntryView
-from app.services.entries.catalog import Filters, list_entries
-from app.services.entries.read import get_entry, locate
+from app.services.entries.catalog import Filters, list_entries, searched_entries
+from app.services.entries.read import current_stamp, load_entry, locate
 from app.services.search.query import ranked_snippets
+from app.web.entry_cache import serve_form
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
 @router.get("/errors", response_model=EntryPage)
+@router.head("/errors", include_in_schema=False)
 def list_errors(
     request: Request,
     session: SessionDep,
@@ -30,19 +32,26 @@ def list_errors(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
 ):
+    stamp = current_stamp(session.connection(), ())  # before the data it vouches for
     filters = Filters(domain=domain, category=category, component=component, version=version)
-    ranked = ranked_snippets(session, q) if q and q.strip() else None
-    data, count = list_entries(session, filters, limit=limit, offset=offset, ranked=ranked)
+    searching = bool(q and q.strip())
+    if searching and filters == Filters():
+        data, count = searched_entries(session, q, limit=limit, offset=offset)
+    else:
+        ranked = ranked_snippets(session, q) if searching else None
+        data, count = list_entries(session, filters, limit=limit, offset=offset, ranked=ranked)
     next_url = None
     if offset + limit < count:
         params = {k: v for k, v in request.query_params.items() if k != "offset"}
         next_url = f"{request.url.path}?{urlencode({**params, 'offset': offset + limit})}"
-    return json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
+    page = json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
+    return serve_form(request, page, (), stamp, request.app.state.list_forms)
 
 
 @router.get("/errors/{entry_id:path}", response_model=EntryView, responses={301: {"description": "Merged"}})
-def get_error(entry_id: str, session: SessionDep):
+@router.head("/errors/{entry_id:path}", include_in_schema=False)
+def get_error(entry_id: str, request: Request, session: SessionDep):
     found = locate(session, entry_id)
     if found.id != entry_id:
         return RedirectResponse(f"{router.prefix}/errors/{quote(found.id)}", status_code=301)
-    return json_response(entry_json(get_entry(session, entry_id)))
+    return respond_entry(request, load_entry(session, entry_id), "json", "en")

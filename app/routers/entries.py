@@ -5,7 +5,7 @@ from fastapi.responses import RedirectResponse
 
 from app.db import SessionDep
 from app.render.formats import respond_entry, split_format
-from app.services.entries.read import get_entry, locate
+from app.services.entries.read import load_entry, locate
 from app.urls import alias_url
 from app.web.deps import LangDep
 
@@ -25,10 +25,11 @@ _FORMATS_DOC = {
 
 
 @router.get("/errors/{entry_path:path}", responses=_FORMATS_DOC, response_model=None)
+@router.head("/errors/{entry_path:path}", include_in_schema=False)
 def entry_page(entry_path: str, request: Request, session: SessionDep, lang: LangDep):
     entry_id, fmt = split_format(entry_path)
     found = locate(session, entry_id)
     if found.id != entry_id:
         return RedirectResponse(alias_url(found, lang=lang, fmt=fmt), status_code=301)
     came_from = request.query_params.get("from")
-    return respond_entry(request, get_entry(session, entry_id), fmt, lang, came_from=came_from)
+    return respond_entry(request, load_entry(session, entry_id), fmt, lang, came_from=came_from)

@@ -6,9 +6,11 @@ from fastapi import APIRouter, Query, Request
 
 from app.db import SessionDep
 from app.services.entries.catalog import Filters, home_lists, list_entries
+from app.services.entries.read import current_stamp
 from app.services.errors import DomainNotFound
 from app.services.search.query import search_entries
 from app.web.deps import LangDep
+from app.web.entry_cache import serve_form
 from app.web.templating import render_page
 
 router = APIRouter()
@@ -25,7 +27,7 @@ def home_page(request: Request, session: SessionDep, lang: LangDep):
     )
 
 
-@router.get("/domains/{domain}", include_in_schema=False)
+@router.api_route("/domains/{domain}", methods=["GET", "HEAD"], include_in_schema=False)
 def domain_page(
     domain: str,
     request: Request,
@@ -33,12 +35,13 @@ def domain_page(
     lang: LangDep,
     page: Annotated[int, Query(ge=1, le=10_000)] = 1,
 ):
+    stamp = current_stamp(session.connection(), ())  # before the data it vouches for
     entries, count = list_entries(
         session, Filters(domain=domain), limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
     )
     if count == 0:
         raise DomainNotFound(domain)
-    return render_page(
+    response = render_page(
         request,
         "domain.html",
         lang,
@@ -48,9 +51,10 @@ def domain_page(
         page=page,
         pages=(count + PAGE_SIZE - 1) // PAGE_SIZE,
     )
+    return serve_form(request, response, (), stamp, request.app.state.list_forms)
 
 
-@router.get("/search", include_in_schema=False)
+@router.api_route("/search", methods=["GET", "HEAD"], include_in_schema=False)
 def search_page(
     request: Request,
     session: SessionDep,
@@ -58,8 +62,9 @@ def search_page(
     q: Annotated[str, Query(max_length=500)] = "",
     page: Annotated[int, Query(ge=1, le=1000)] = 1,
 ):
+    stamp = current_stamp(session.connection(), ())  # before the data it vouches for
     hits, count = search_entries(session, q, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
-    return render_page(
+    response = render_page(
         request,
         "search.html",
         lang,
@@ -69,3 +74,4 @@ def search_page(
         page=page,
         pages=(count + PAGE_SIZE - 1) // PAGE_SIZE,
     )
+    return serve_form(request, response, (), stamp, request.app.state.list_forms)

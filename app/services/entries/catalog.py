@@ -10,6 +10,7 @@ from app.schemas.views import DomainCount, EntrySummary
 from app.services.entries.aliases import CANONICAL
 from app.services.entries.read import summary
 from app.services.entries.versions import covers
+from app.services.search.query import highlight, matching_entries
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,17 @@ def list_entries(
         return [summary(e).model_copy(update={"snippet": ranked[e.id]}) for e in rows], total
     rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
     return [summary(e) for e in rows], total
+
+
+def searched_entries(
+    session: Session, query: str, *, limit: int, offset: int
+) -> tuple[list[EntrySummary], int]:
+    """A page of search results with no other filter: ranked and loaded a page at a time,
+    rather than ranking every match to intersect it with filters."""
+    found, total = matching_entries(session, query, limit=limit, offset=offset)
+    return [
+        summary(e).model_copy(update={"snippet": str(highlight(snippet))}) for e, _, snippet in found
+    ], total
 
 
 def domain_counts(session: Session) -> list[DomainCount]:

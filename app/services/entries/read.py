@@ -3,7 +3,8 @@
 from collections import defaultdict
 from dataclasses import dataclass
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
 from app.models import (
@@ -125,17 +126,18 @@ def _version_reports(session: Session, entry_ids: list[str], names: dict[str, st
     return sorted(reports.values(), key=lambda r: (r.component.lower(), r.version))
 
 
-def _related(session: Session, entry_id: str) -> RelatedViews:
+def _related(session: Session, entry_id: str) -> tuple[RelatedViews, dict[str, int]]:
+    """The related entries, and the change counter of each one found in the base."""
     rows = _ordered(session, Relation, entry_id)
     targets = {r.target_id for r in rows}
-    titles = (
-        {
-            e.id: Text(en=e.title_en, zh=e.title_zh)
-            for e in session.exec(select(Entry).where(col(Entry.id).in_(targets)))
-        }
+    found = (
+        session.exec(
+            select(Entry.id, Entry.title_en, Entry.title_zh, Entry.changed).where(col(Entry.id).in_(targets))
+        ).all()
         if targets
-        else {}
+        else []
     )
+    titles = {eid: Text(en=en, zh=zh) for eid, en, zh, _ in found}
     grouped: dict[str, list[RelatedView]] = {kind: [] for kind in RELATION_KINDS}
     for r in rows:
         grouped[r.kind].append(
@@ -147,7 +149,7 @@ def _related(session: Session, entry_id: str) -> RelatedViews:
                 probability=r.probability,
             )
         )
-    return RelatedViews(**grouped)
+    return RelatedViews(**grouped), {eid: changed for eid, _, _, changed in found}
 
 
 # Provenance sources the importers write: the deadends.dev corpus, and a reader's new entry.
@@ -203,15 +205,68 @@ def canonical_id(session: Session, entry_id: str) -> str:
     return locate(session, entry_id).id
 
 
+Stamp = tuple[int, int]
+_STAMP = select(func.count(), func.max(Entry.changed)).where(
+    col(Entry.id).in_(bindparam("ids", expanding=True))
+)
+
+
+@dataclass(frozen=True)
+class LoadedEntry:
+    """An entry's view with what it was built from: its id and the related ids it names, and
+    their stamp (how many of them exist, their highest change counter) as read while building.
+    Any later write to any of them, or one appearing or vanishing, gives another stamp."""
+
+    view: EntryView
+    ids: tuple[str, ...]
+    stamp: Stamp
+
+
+# Two subqueries, not one SELECT of two aggregates: SQLite answers a lone max() from its
+# index, but two in one SELECT by reading the whole table.
+_BASE_STAMP = select(
+    select(func.max(Entry.seq)).scalar_subquery(), select(func.max(Entry.changed)).scalar_subquery()
+)
+
+
+def current_stamp(conn: Connection, ids: tuple[str, ...]) -> Stamp:
+    """The stamp of `ids` now: one indexed query, the cheap test of whether a view is current.
+    No ids stand for the whole base (lists, search): its newest entry and its latest change."""
+    if not ids:
+        newest, latest = conn.execute(_BASE_STAMP).one()
+        return newest or 0, latest or 0
+    count, latest = conn.execute(_STAMP, {"ids": list(ids)}).one()
+    return count, latest or 0
+
+
 def get_entry(session: Session, entry_id: str, *, merged: bool = True) -> EntryView:
     """The entry as readers see it: with `merged`, a canonical entry also shows what its
     aliases bring (their wordings, patterns, links, reports, and a section each); without,
     only its own content (what export and history keep)."""
+    return load_entry(session, entry_id, merged=merged).view
+
+
+def load_entry(session: Session, entry_id: str, *, merged: bool = True) -> LoadedEntry:
+    """One entry in a fixed number of set-based queries per entry of its group.
+
+    The entry rows (and their change counters) are read first, so a write that lands while
+    the parts are read leaves the stamp behind the content and the next check rebuilds it.
+    The stamp covers the entry, its aliases and the related entries it names."""
     entry = session.get(Entry, entry_id)
     if entry is None:
         raise EntryNotFound(entry_id)
-    view = _own_view(session, entry)
-    return _with_aliases(session, view, aliases_of(session, entry_id)) if merged else view
+    aliases = aliases_of(session, entry_id) if merged else []
+    view, changed = _own_view(session, entry)
+    if aliases:
+        parts = [_own_view(session, a) for a in aliases]
+        view = _with_aliases(session, view, [part for part, _ in parts])
+        for alias, (_, related_changed) in zip(aliases, parts, strict=True):
+            changed |= {**related_changed, alias.id: alias.changed}
+    changed.pop(entry_id, None)
+    named = {r.id for kind in RELATION_KINDS for r in getattr(view.related, kind)}
+    targets = tuple(sorted((named | {a.id for a in aliases}) - {entry_id}))
+    stamp = (1 + len(changed), max([entry.changed, *changed.values()]))
+    return LoadedEntry(view=view, ids=(entry_id, *targets), stamp=stamp)
 
 
 def _unique(items: list, key) -> list:
@@ -221,10 +276,7 @@ def _unique(items: list, key) -> list:
     return list(seen.values())
 
 
-def _with_aliases(session: Session, view: EntryView, aliases: list[Entry]) -> EntryView:
-    if not aliases:
-        return view
-    parts = [_own_view(session, a) for a in aliases]
+def _with_aliases(session: Session, view: EntryView, parts: list[EntryView]) -> EntryView:
     group = [view.id, *view.aliases]
     wordings = [VariantDoc(text=p.signature) for p in parts]
     every = [*view.variants, *wordings, *(v for p in parts for v in p.variants)]
@@ -273,7 +325,8 @@ def _with_aliases(session: Session, view: EntryView, aliases: list[Entry]) -> En
     )
 
 
-def _own_view(session: Session, entry: Entry) -> EntryView:
+def _own_view(session: Session, entry: Entry) -> tuple[EntryView, dict[str, int]]:
+    """The entry's own view, and the change counter of each related entry it names."""
     entry_id = entry.id
     recent = session.exec(
         select(Evidence)
@@ -282,7 +335,8 @@ def _own_view(session: Session, entry: Entry) -> EntryView:
         .limit(RECENT_EVIDENCE)
     ).all()
     versions = _ordered(session, VersionRow, entry_id)
-    return EntryView(
+    related, related_changed = _related(session, entry_id)
+    view = EntryView(
         id=entry.id,
         domain=entry.domain,
         category=entry.category,
@@ -351,7 +405,7 @@ def _own_view(session: Session, entry: Entry) -> EntryView:
             )
             for d in _ordered(session, DeadEnd, entry_id)
         ],
-        related=_related(session, entry_id),
+        related=related,
         provenance=provenance(entry),
         recent_evidence=evidence_views(session, recent),
         version_reports=_version_reports(
@@ -364,6 +418,7 @@ def _own_view(session: Session, entry: Entry) -> EntryView:
         history=_history(session, entry),
         aliases=alias_ids(session, entry_id),
     )
+    return view, related_changed
 
 
 def summary(entry: Entry) -> EntrySummary:

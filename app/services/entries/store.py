@@ -241,15 +241,12 @@ def save_document(
     else:
         result = "unchanged"
     if result != "unchanged":
-        entry.changed = search_index.next_value(session, Entry.changed)
         session.add_all(_child_rows(doc))
         session.flush()
         search_index.index_entry(session, entry)
         if entry.canonical_id:
             # The canonical entry shows this alias's wordings: its index rows follow.
-            canonical = session.get(Entry, entry.canonical_id)
-            canonical.changed = search_index.next_value(session, Entry.changed)
-            search_index.index_entry(session, canonical)
+            search_index.index_entry(session, session.get(Entry, entry.canonical_id))
     if _add_missing_evidence(session, doc) or result != "unchanged":
         session.flush()
         recompute_figures(session, doc.id)
@@ -295,8 +292,8 @@ def regroup(
     """Point each entry of `changes` at a canonical entry (an id), or at none (it stands alone).
 
     Every entry touched (those changed, and the canonical entries they leave or join) keeps
-    its previous content in its history, gets a new revision and `changed` value (so lookup
-    indexes and caches re-read it), its search row and its figures: a canonical entry's
+    its previous content in its history, gets a new revision, its search row and its figures
+    (and with them a new `changed` value, so lookup indexes and caches re-read it): a canonical entry's
     figures come from the evidence of all its aliases. Returns the ids touched.
 
     Without `record`, the grouping is restored rather than changed (an import of files that
@@ -319,7 +316,6 @@ def regroup(
             entry.revision += 1
             entry.updated_at = now
             entry.changed_by, entry.change_summary = author, summary
-        entry.changed = search_index.next_value(session, Entry.changed)
         session.add(entry)
         session.flush()
     for entry in rows.values():
@@ -366,6 +362,9 @@ def _own_figures(session: Session, members: list[Entry]) -> stats.Figures:
     entry = members[0]
     entry.fix_rate, entry.confidence = figures.fix_rate, figures.confidence
     entry.evidence_count = figures.evidence_count
+    # Every write to an entry ends here (content, evidence, moderation, merges), so this is
+    # where its change counter moves: lookup indexes and every process's cached views follow.
+    entry.changed = search_index.next_value(session, Entry.changed)
     for rows, rates in ((workarounds, figures.workarounds), (dead_ends, figures.dead_ends)):
         for row in rows:
             row.rate, tally = rates[key(row)]

@@ -90,6 +90,8 @@ def record_evidence(
     """
     now = now or datetime.now(UTC)
     with write_session(engine) as session:
+        # The figures move the entry's change counter: its writers' turn comes before its row lock.
+        backends.serialize_entry_writes(session)
         if session.get(Entry, entry_id, with_for_update=True) is None:
             raise EntryNotFound(entry_id)
         entry_id, kind = _item_owner(session, entry_id, report.item)
@@ -127,6 +129,7 @@ def record_evidence(
 def _set_status(engine: Engine, uid: str, status: str, action: str, reason: str | None) -> EntryFigures:
     now = datetime.now(UTC)
     with write_session(engine) as session:
+        backends.serialize_entry_writes(session)
         row = session.exec(select(Evidence).where(Evidence.uid == uid)).first()
         if row is None:
             raise EvidenceNotFound(uid)

@@ -7,10 +7,11 @@ index and brings it up to date from the database before a lookup: entries whose
 made by any process show up at the next lookup.
 """
 
+import hashlib
 import math
 import sys
 import threading
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -23,6 +24,9 @@ from app.services.lookup.text import alternatives, regex_words, tokens
 
 SIGNATURE, PATTERN, TITLE = 1.0, 0.9, 0.6
 _CHUNK = 2000
+# Results kept for pastes seen since the last change (the same error is pasted again and
+# again); keyed by a digest, so a long paste costs no more memory than a short one.
+_REMEMBERED = 4096
 
 
 @dataclass
@@ -72,6 +76,8 @@ class LookupIndex:
         self.postings: dict[str, dict[str, float]] = defaultdict(dict)
         self.watermark = -1
         self._lock = threading.Lock()
+        self._results: OrderedDict[tuple, tuple] = OrderedDict()
+        self._results_lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -93,6 +99,24 @@ class LookupIndex:
         first, rest = lists[0], lists[1:]
         return sum(all(entry_id in other for other in rest) for entry_id in first)
 
+    @staticmethod
+    def result_key(watermark: int, text: str, *rest) -> tuple:
+        """What lookup results depend on: the index state, the paste, limit and versions."""
+        return (watermark, hashlib.blake2b(text.encode(), digest_size=16).digest(), *rest)
+
+    def recall(self, key: tuple) -> tuple | None:
+        with self._results_lock:
+            found = self._results.get(key)
+            if found is not None:
+                self._results.move_to_end(key)
+            return found
+
+    def remember(self, key: tuple, results: tuple) -> None:
+        with self._results_lock:
+            self._results[key] = results
+            while len(self._results) > _REMEMBERED:
+                self._results.popitem(last=False)
+
     def refresh(self, session: Session) -> None:
         """Index every entry created or changed since the last refresh (one query when none)."""
         latest = session.exec(select(func.max(Entry.changed))).one() or 0
@@ -103,6 +127,8 @@ class LookupIndex:
                 return
             self._load(session, self.watermark)
             self.watermark = latest
+            with self._results_lock:
+                self._results.clear()  # ranked against entries that have changed since
 
     def _load(self, session: Session, after: int) -> None:
         """Read changed entries in chunks, only the columns the index needs. A canonical entry

@@ -174,7 +174,19 @@ def lookup(
     versions: dict[str, str] | None = None,
 ) -> list[Match]:
     index.refresh(session)
-    query, strong_text = _query_weights(text[:MAX_TEXT])
+    text = text[:MAX_TEXT]
+    # The watermark is taken before ranking: results ranked while a refresh lands are kept
+    # under the older one and never recalled.
+    key = index.result_key(index.watermark, text, limit, tuple(sorted((versions or {}).items())))
+    found = index.recall(key)
+    if found is None:
+        found = tuple(_rank(index, text, limit, versions))
+        index.remember(key, found)
+    return list(found)
+
+
+def _rank(index: LookupIndex, text: str, limit: int, versions: dict[str, str] | None) -> list[Match]:
+    query, strong_text = _query_weights(text)
     if not query:
         return []
     rarity = _Rarity(index)

@@ -17,7 +17,7 @@ import orjson
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from app.backends import sqlite as sqlite_backend
+from app import backends
 from app.config import Settings
 from app.db import read_session
 from app.render.formats import entry_json
@@ -39,7 +39,7 @@ def dump_folder(settings: Settings) -> Path:
     """ERRATA_DUMP_DIR, else a `dumps` folder beside the SQLite file, else the temporary folder."""
     if settings.dump_dir is not None:
         return settings.dump_dir
-    database = sqlite_backend.database_path(settings.database_url)
+    database = backends.database_file(settings.database_url)
     if database is not None:
         return database.resolve().parent / "dumps"
     return Path(tempfile.gettempdir()) / "errata-dumps"

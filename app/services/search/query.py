@@ -59,13 +59,22 @@ def _matches(session: Session, query: str, *, limit: int, offset: int):
     return rows, total
 
 
-def search_entries(
+def matching_entries(
     session: Session, query: str, *, limit: int = 20, offset: int = 0
-) -> tuple[list[SearchHit], int]:
+) -> tuple[list[tuple[Entry, float, str]], int]:
+    """One page of matches, best first, as (entry, bm25 score, raw snippet), and how many match:
+    only that page is loaded and given snippets."""
     rows, total = _matches(session, query, limit=limit, offset=offset)
     if not rows:
         return [], total
     entries = {e.seq: e for e in session.exec(select(Entry).where(col(Entry.seq).in_([r[0] for r in rows])))}
+    return [(e, score, snippet) for seq, score, snippet in rows if (e := entries.get(seq)) is not None], total
+
+
+def search_entries(
+    session: Session, query: str, *, limit: int = 20, offset: int = 0
+) -> tuple[list[SearchHit], int]:
+    found, total = matching_entries(session, query, limit=limit, offset=offset)
     hits = [
         SearchHit(
             id=e.id,
@@ -79,8 +88,7 @@ def search_entries(
             evidence_count=e.evidence_count,
             url=entry_url(e.id),
         )
-        for seq, score, snippet in rows
-        if (e := entries.get(seq)) is not None
+        for e, score, snippet in found
     ]
     return hits, total
 

@@ -1,0 +1,202 @@
+"""Rendered entry responses, kept per process until the entry (or an entry it names) changes;
+lists and search results likewise, until any entry changes.
+
+Each entry is rendered once per revision, language and format: the body is kept as bytes,
+gzipped once beside them, with the headers it was served with. A form is current while the
+stamp of its entries (how many exist, their highest change counter; one indexed query) is
+the one it was built at; writes bump the counter in the database, so a write in any process
+shows in every process at its next request. The ETag is derived from that stamp, so
+answering a revalidation (304) renders nothing.
+"""
+
+import gzip
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cache
+
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from app.config import PROJECT_ROOT
+from app.services.entries.read import Stamp
+
+# Browsers and shared caches (nginx proxy_cache, a CDN) may serve an entry for a minute
+# without asking, then for five more while they revalidate in the background; a write is
+# therefore seen through a shared cache within 60 s (plus the one request that refreshes it).
+CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300"
+_MIN_GZIP = 512
+# Headers of the rendered response that the stored form does not replay as they were.
+_RECOMPUTED = {"content-length", "content-encoding", "etag", "cache-control", "vary"}
+
+
+@cache
+def build_id() -> str:
+    """A digest of the code, templates and catalogs: a deployment that could render an entry
+    differently gives every entry new ETags, so no client keeps a copy from the old one."""
+    digest = hashlib.blake2b(digest_size=8)
+    for folder, pattern in (("app", "**/*.py"), ("app/locale", "**/*.po"), ("templates", "**/*")):
+        for path in sorted((PROJECT_ROOT / folder).glob(pattern)):
+            if path.is_file():
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+FormKey = tuple
+
+
+def form_key(scope: Scope) -> FormKey:
+    """What a rendered entry depends on besides its data: the origin its links name (scheme,
+    host, root path) and its URL."""
+    host = next((value for name, value in scope["headers"] if name == b"host"), None)
+    return (
+        scope.get("scheme", "http"),
+        host or scope.get("server"),
+        scope.get("root_path", ""),
+        scope["path"],
+        scope.get("query_string", b""),
+    )
+
+
+def etag_for(key: FormKey, stamp: Stamp) -> str:
+    digest = hashlib.blake2b(f"{build_id()}|{key}|{stamp}".encode(), digest_size=12)
+    return f'W/"{digest.hexdigest()}"'
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """Weak comparison, as for GET: `W/"x"` matches `"x"` and `W/"x"`; `*` matches anything."""
+    if not if_none_match:
+        return False
+    wanted = etag.removeprefix("W/")
+    return any(
+        tag.strip() == "*" or tag.strip().removeprefix("W/") == wanted for tag in if_none_match.split(",")
+    )
+
+
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    if not accept_encoding:
+        return False
+    for part in accept_encoding.lower().split(","):
+        coding, _, params = part.strip().partition(";")
+        if coding.strip() in ("gzip", "*"):
+            return params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
+
+
+def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+
+
+@dataclass(frozen=True)
+class Form:
+    """One entry in one language and format, as served, with its raw headers prepared."""
+
+    ids: tuple[str, ...]
+    stamp: Stamp
+    etag: str
+    status: int
+    body: bytes
+    gzipped: bytes | None
+    plain_headers: list[tuple[bytes, bytes]]
+    gzip_headers: list[tuple[bytes, bytes]]
+    not_modified_headers: list[tuple[bytes, bytes]]
+
+    @classmethod
+    def of(cls, response: Response, key: FormKey, ids: tuple[str, ...], stamp: Stamp) -> "Form":
+        body = bytes(response.body)
+        etag = etag_for(key, stamp)
+        kept = {k: v for k, v in response.headers.items() if k.lower() not in _RECOMPUTED}
+        common = {"etag": etag, "cache-control": CACHE_CONTROL, "vary": "Accept-Encoding"}
+        gzipped = gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= _MIN_GZIP else None
+        return cls(
+            ids=ids,
+            stamp=stamp,
+            etag=etag,
+            status=response.status_code,
+            body=body,
+            gzipped=gzipped,
+            plain_headers=_raw({**kept, **common, "content-length": str(len(body))}),
+            gzip_headers=_raw(
+                {**kept, **common, "content-encoding": "gzip", "content-length": str(len(gzipped or b""))}
+            ),
+            not_modified_headers=_raw(common),
+        )
+
+    @property
+    def size(self) -> int:
+        return len(self.body) + len(self.gzipped or b"") + 1024
+
+    async def send(self, scope: Scope, send: Send) -> None:
+        """Answer the request in `scope`: 304 for a current copy, else gzipped or plain;
+        for HEAD the same headers (Content-Length too) and no body."""
+        headers = Headers(scope=scope)
+        if etag_matches(headers.get("if-none-match"), self.etag):
+            status, raw, body = 304, self.not_modified_headers, b""
+        elif self.gzipped is not None and accepts_gzip(headers.get("accept-encoding")):
+            status, raw, body = self.status, self.gzip_headers, self.gzipped
+        else:
+            status, raw, body = self.status, self.plain_headers, self.body
+        await send({"type": "http.response.start", "status": status, "headers": raw})
+        await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
+
+
+class FormResponse(Response):
+    """A route's answer from a form, so routes and the fast path send the same bytes."""
+
+    def __init__(self, form: Form) -> None:
+        self.form = form
+        self.background = None
+        self.status_code = form.status
+        self.raw_headers = form.plain_headers
+        self.body = form.body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.form.send(scope, send)
+
+
+def serve_form(
+    request: Request, response: Response, ids: tuple[str, ...], stamp: Stamp, keep: "FormCache | None"
+) -> FormResponse:
+    """Answer with `response` as a form current at `stamp` (read before the data was), kept in
+    `keep` for the requests after; 304 when the client's copy is current already."""
+    key = form_key(request.scope)
+    form = Form.of(response, key, ids, stamp)
+    if keep is not None:
+        keep.put(key, form)
+    return FormResponse(form)
+
+
+class FormCache:
+    """Least recently used forms up to a byte budget, shared by the threads of one process."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._forms: OrderedDict[FormKey, Form] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._forms)
+
+    def get(self, key: FormKey) -> Form | None:
+        with self._lock:
+            form = self._forms.get(key)
+            if form is not None:
+                self._forms.move_to_end(key)
+            return form
+
+    def put(self, key: FormKey, form: Form) -> None:
+        if form.size > self.max_bytes:
+            return
+        with self._lock:
+            previous = self._forms.pop(key, None)
+            if previous is not None:
+                self._bytes -= previous.size
+            self._forms[key] = form
+            self._bytes += form.size
+            while self._bytes > self.max_bytes:
+                _, evicted = self._forms.popitem(last=False)
+                self._bytes -= evicted.size

@@ -1,0 +1,483 @@
+"""errata beside Datasette and nginx on the same rows, driven by wrk; run through bench/compare.sh.
+
+For each size it serves one database with errata (one worker), Datasette (the entry rows
+and an FTS5 table, immutable mode: its fastest) and nginx (errata's own JSON and HTML of
+the same entries, pre-rendered to files; and errata behind deploy/nginx/errata.conf).
+Each server is pinned to CPU 0 and wrk to CPU 1. Paths rotate through 1,000 entries (and
+the 20 searches of lookup_speed.py, 149 pastes). Pairs are measured A B A B and the ratio
+is taken over the sums, so drift of the shared machine cancels out. CPU per request is the
+server's user+system time over the requests it answered.
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+from lookup_speed import SEARCHES
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+ROTATE = BENCH / "wrk" / "rotate.lua"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A server in a process group of its own, pinned to CPU 0; stopped with its group."""
+
+    def __init__(self, name: str, argv: list[str], url: str, log: Path, env: dict | None = None) -> None:
+        self.name, self.url = name, url
+        self.log = log.open("wb")
+        self.process = subprocess.Popen(
+            ["taskset", "-c", "0", *argv],
+            env={**os.environ, **(env or {})},
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def wait(self, path: str = "/", timeout: float = 300) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"{self.name} exited; see {self.log.name}")
+            try:
+                httpx.get(self.url + path, timeout=2)
+                return
+            except httpx.TransportError:
+                time.sleep(0.3)
+        raise SystemExit(f"{self.name} did not answer in {timeout} s")
+
+    def pids(self) -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if os.getpgid(int(entry.name)) == self.process.pid:
+                        found.append(int(entry.name))
+                except ProcessLookupError:
+                    pass
+        return found
+
+    def cpu_seconds(self) -> float:
+        total = 0
+        for pid in self.pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except FileNotFoundError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+        return total / TICK
+
+    def peak_rss_mb(self) -> float:
+        peak = 0
+        for pid in self.pids():
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except FileNotFoundError:
+                continue
+            match = re.search(r"VmHWM:\s+(\d+) kB", status)
+            if match:
+                peak = max(peak, int(match.group(1)))
+        return peak / 1024
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+            except ProcessLookupError:
+                pass
+        self.log.close()
+
+
+@dataclass
+class Run:
+    rps: float
+    p50: float
+    p99: float
+    cpu_ms: float
+    errors: int
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
+
+
+def _ms(text: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text)
+    if match is None:
+        raise SystemExit(f"wrk printed a latency this script cannot read: {text!r}")
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
+def drive(
+    server: Server,
+    paths: Path,
+    seconds: int,
+    connections: int = 32,
+    bodies: Path | None = None,
+    unique: bool = False,
+) -> Run:
+    env = {**os.environ, "PATHS": str(paths)}
+    if unique:
+        env["UNIQUE"] = "1"
+    if bodies:
+        env["BODIES"] = str(bodies)
+    before = server.cpu_seconds()
+    out = subprocess.run(
+        ["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", ROTATE]
+        + [server.url],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    cpu = server.cpu_seconds() - before
+    if "50%" not in out:
+        raise SystemExit(f"wrk gave no latencies for {server.name} {paths.name}:\n{out}")
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = int(bad.group(1)) if bad else 0
+    errors += sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    return Run(
+        rps=float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        p50=_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)),
+        p99=_ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1)),
+        cpu_ms=cpu * 1000 / max(total, 1),
+        errors=errors,
+    )
+
+
+def write_lines(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def datasette_db(source: Path, target: Path) -> None:
+    """The entry rows and an FTS5 table over their titles, signature and summary. Datasette
+    addresses a row of a table without a primary key by its rowid (mapped from seq below)."""
+    target.unlink(missing_ok=True)
+    db = sqlite3.connect(target)
+    db.execute("ATTACH DATABASE ? AS src", (str(source),))
+    db.executescript(
+        """
+        CREATE TABLE entries AS SELECT seq, id, domain, category, title_en, title_zh, signature,
+            summary_en, summary_zh, root_cause_en, root_cause_zh, variants, verification,
+            fix_rate, confidence, evidence_count, updated_at FROM src.entry;
+        CREATE UNIQUE INDEX entries_seq ON entries(seq);
+        CREATE VIRTUAL TABLE entries_fts USING fts5(
+            title_en, title_zh, signature, summary_en, content='entries', content_rowid='seq');
+        INSERT INTO entries_fts(rowid, title_en, title_zh, signature, summary_en)
+            SELECT seq, title_en, title_zh, signature, summary_en FROM entries;
+        """
+    )
+    db.commit()
+    db.execute("DETACH DATABASE src")
+    db.execute("VACUUM")
+    db.close()
+
+
+def pairs(a: Server, a_paths: Path, b: Server, b_paths: Path, seconds: int) -> tuple[list[Run], list[Run]]:
+    """A B A B."""
+    runs_a, runs_b = [], []
+    for _ in range(2):
+        runs_a.append(drive(a, a_paths, seconds))
+        runs_b.append(drive(b, b_paths, seconds))
+    return runs_a, runs_b
+
+
+def _row(name: str, runs: list[Run]) -> str:
+    rps = sum(r.rps for r in runs) / len(runs)
+    p50 = sum(r.p50 for r in runs) / len(runs)
+    p99 = max(r.p99 for r in runs)
+    cpu = sum(r.cpu_ms for r in runs) / len(runs)
+    spread = " / ".join(f"{r.rps:.0f}" for r in runs)
+    errors = sum(r.errors for r in runs)
+    return (
+        f"  {name:<34} {rps:>9.0f}/s  p50 {p50:>7.2f} ms  p99 {p99:>7.2f} ms  "
+        f"CPU {cpu:>6.2f} ms/req  runs {spread}" + (f"  ERRORS {errors}" if errors else "")
+    )
+
+
+def _ratio(a: list[Run], b: list[Run]) -> float:
+    return sum(r.rps for r in a) / sum(r.rps for r in b)
+
+
+def render_static(errata: Server, ids: list[str], root: Path) -> tuple[list[str], float]:
+    """errata's own JSON and HTML of each entry, saved for nginx; returns the file paths and
+    the mean time errata took to render an entry the first time (a cache miss)."""
+    paths, started = [], time.perf_counter()
+    with httpx.Client(base_url=errata.url, timeout=30) as client:
+        for n, entry_id in enumerate(ids):
+            for url, name in (
+                (f"/errors/{entry_id}.json", f"{n}.json"),
+                (f"/errors/{entry_id}", f"{n}.html"),
+                (f"/zh/errors/{entry_id}", f"zh-{n}.html"),
+            ):
+                response = client.get(url)
+                response.raise_for_status()
+                (root / name).write_bytes(response.content)
+            paths.append(f"/{n}.json")
+    return paths, (time.perf_counter() - started) * 1000 / (3 * len(ids))
+
+
+def nginx_conf(folder: Path, static_root: Path, static_port: int, proxy_port: int, upstream: str) -> Path:
+    reference = (ROOT / "deploy" / "nginx" / "errata.conf").read_text()
+    reference = reference.replace("server 127.0.0.1:8000;", f"server {upstream};")
+    reference = reference.replace("listen 8080;", f"listen 127.0.0.1:{proxy_port};")
+    reference = reference.replace("/var/cache/nginx/errata", str(folder / "cache"))
+    conf = folder / "nginx.conf"
+    conf.write_text(
+        f"""
+worker_processes 1;
+daemon off;
+user root;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    types {{ application/json json; text/html html; }}
+    {reference}
+    server {{
+        listen 127.0.0.1:{static_port};
+        root {static_root};
+        open_file_cache max=4000;
+    }}
+}}
+"""
+    )
+    return conf
+
+
+def visibility(proxy: str, errata: str, entry_id: str) -> float:
+    """Seconds from an acknowledged report until nginx's cache serves the new count."""
+    url = f"/errors/{entry_id}.json"
+    before = httpx.get(proxy + url).json()["evidence_count"]
+    created = httpx.post(f"{errata}/api/v1/errors/{entry_id}/evidence", json={"outcome": "worked"})
+    created.raise_for_status()
+    start = time.monotonic()
+    while time.monotonic() - start < 400:
+        if httpx.get(proxy + url).json()["evidence_count"] != before:
+            return time.monotonic() - start
+        time.sleep(0.5)
+    return float("inf")
+
+
+def measure_size(args, size: int, db: Path, folder: Path) -> dict:
+    print(f"\n== {size:,} entries ({db})", flush=True)
+    work = folder / str(size)
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "static").mkdir(parents=True)
+    serving = work / "errata.db"
+    shutil.copy(db, serving)
+    ds_db = work / "ds.db"
+    datasette_db(serving, ds_db)
+    conn = sqlite3.connect(serving)
+    everything = conn.execute("SELECT id, seq FROM entry ORDER BY seq").fetchall()
+    conn.close()
+    rng = random.Random(size)
+    chosen = rng.sample(everything, min(1000, len(everything)))
+    ids = [entry_id for entry_id, _ in chosen]
+    ds_conn = sqlite3.connect(ds_db)
+    rowids = dict(ds_conn.execute("SELECT seq, rowid FROM entries").fetchall())
+    ds_conn.close()
+    pastes = [
+        json.dumps({"text": json.loads(line)["text"]})
+        for line in (BENCH / "lookup_devset.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+
+    files = {
+        "json": write_lines(work / "json.txt", [f"/errors/{i}.json" for i in ids]),
+        "html_en": write_lines(work / "html_en.txt", [f"/errors/{i}" for i in ids]),
+        "html_zh": write_lines(work / "html_zh.txt", [f"/zh/errors/{i}" for i in ids]),
+        "search": write_lines(
+            work / "search.txt",
+            [f"/api/v1/errors?limit=20&q={urllib.parse.quote(q)}" for q in SEARCHES],
+        ),
+        "ds_json": write_lines(work / "ds_json.txt", [f"/ds/entries/{rowids[s]}.json" for _, s in chosen]),
+        "ds_html": write_lines(work / "ds_html.txt", [f"/ds/entries/{rowids[s]}" for _, s in chosen]),
+        "ds_search": write_lines(
+            work / "ds_search.txt",
+            [
+                f"/ds/entries.json?_search={urllib.parse.quote(q)}&_size=20&_nocount=1&_nofacet=1"
+                for q in SEARCHES
+            ],
+        ),
+        "lookup": write_lines(work / "lookup.txt", ["/api/v1/lookup"]),
+        "pastes": write_lines(work / "pastes.txt", pastes),
+    }
+    env = {
+        "ERRATA_DATABASE_URL": f"sqlite:///{serving}",
+        "ERRATA_DATA_DIR": "",
+        "ERRATA_RATE_LIMIT": "1000000",
+        "ERRATA_PUBLIC_URL": "http://errata.bench",
+    }
+    port = free_port()
+    uvicorn = [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--no-access-log"]
+    errata = Server(
+        "errata", [*uvicorn, "--port", str(port)], f"http://127.0.0.1:{port}", work / "errata.log", env
+    )
+    ds_port = free_port()
+    datasette = Server(
+        "datasette",
+        [str(args.datasette), "serve", "-i", str(ds_db), "--port", str(ds_port)],
+        f"http://127.0.0.1:{ds_port}",
+        work / "datasette.log",
+    )
+    servers = [errata, datasette]
+    results: dict = {"size": size}
+    try:
+        errata.wait("/healthz")
+        datasette.wait("/")
+        # The lookup index builds in the background at start; wait for it.
+        httpx.post(errata.url + "/api/v1/lookup", json={"text": "warm up"}, timeout=300)
+        static_paths, first_ms = render_static(errata, ids, work / "static")
+        write_lines(work / "static.txt", static_paths)
+        results["first_render_ms"] = first_ms
+        print(f"  first render of an entry form (cache miss), mean: {first_ms:.1f} ms", flush=True)
+        static_port, proxy_port = free_port(), free_port()
+        conf = nginx_conf(work, work / "static", static_port, proxy_port, f"127.0.0.1:{port}")
+        nginx = Server(
+            "nginx", [args.nginx, "-c", str(conf)], f"http://127.0.0.1:{static_port}", work / "ng.log"
+        )
+        servers.append(nginx)
+        nginx.wait("/0.json")
+        proxy = Server("proxy", ["true"], f"http://127.0.0.1:{proxy_port}", work / "px.log")
+        proxy.pids = nginx.pids  # the same nginx process serves both
+        proxy.cpu_seconds = nginx.cpu_seconds
+
+        for _ in range(2):  # warm every form and the datasette page cache
+            drive(errata, files["json"], 2)
+            drive(errata, files["html_en"], 2)
+            drive(errata, files["html_zh"], 2)
+            drive(datasette, files["ds_json"], 2)
+
+        sec = args.seconds
+        table = {}
+        for name, ours, theirs in (
+            ("entry JSON", "json", "ds_json"),
+            ("entry HTML en", "html_en", "ds_html"),
+            ("entry HTML zh", "html_zh", "ds_html"),
+            ("search (20 rows)", "search", "ds_search"),
+        ):
+            a, b = pairs(errata, files[ours], datasette, files[theirs], sec)
+            table[name] = (a, b, _ratio(a, b))
+            print(_row(f"errata {name}", a), flush=True)
+            print(_row(f"datasette {name}", b), flush=True)
+            print(f"  {'':34} ratio errata / datasette: {table[name][2]:.1f}x", flush=True)
+        uncached = [drive(errata, files["search"], sec, unique=True) for _ in range(2)]
+        print(_row("errata search, every URL new", uncached), flush=True)
+        lookups = [drive(errata, files["lookup"], sec, bodies=files["pastes"]) for _ in range(2)]
+        print(_row("errata lookup (32 connections)", lookups))
+        single = [drive(errata, files["lookup"], sec, connections=1, bodies=files["pastes"])]
+        print(_row("errata lookup (1 connection)", single))
+        with httpx.Client(base_url=proxy.url, timeout=60) as client:  # fill nginx's cache
+            for path in files["json"].read_text().split():
+                client.get(path).raise_for_status()
+        a, b = pairs(proxy, files["json"], nginx, work / "static.txt", sec)
+        print(_row("nginx proxy_cache -> errata JSON", a))
+        print(_row("nginx static JSON files", b))
+        print(f"  {'':34} proxy_cache / static: {_ratio(a, b) * 100:.0f} %", flush=True)
+        results.update(
+            cpu={k: sum(r.cpu_ms for r in v[0]) / 2 for k, v in table.items()},
+            lookup=(sum(r.rps for r in lookups) / 2, single[0].p50),
+            proxy_share=_ratio(a, b),
+            rss=errata.peak_rss_mb(),
+        )
+        print(f"  errata peak RSS: {results['rss']:.0f} MB", flush=True)
+        if args.visibility:
+            seconds = visibility(proxy.url, errata.url, ids[0])
+            results["visible_s"] = seconds
+            print(f"  a report visible through nginx's cache after {seconds:.1f} s", flush=True)
+    finally:
+        for server in reversed(servers):
+            server.stop()
+    if args.workers:
+        results["workers"] = compare_workers(work, env, files["json"], sec)
+    return results
+
+
+def compare_workers(work: Path, env: dict, paths: Path, seconds: int) -> float:
+    """Entry JSON with one worker and with two, A B A B; servers unpinned (they need both CPUs)."""
+    rates: dict[int, list[Run]] = {1: [], 2: []}
+    servers = {}
+    try:
+        for workers in (1, 2):
+            port = free_port()
+            argv = [
+                "taskset", "-c", "0,1", sys.executable, "-m", "uvicorn", "app.main:create_app",
+                "--factory", "--no-access-log", "--port", str(port), "--workers", str(workers),
+            ]  # fmt: skip
+            servers[workers] = Server(
+                f"errata x{workers}", argv, f"http://127.0.0.1:{port}", work / f"w{workers}.log", env
+            )
+        for server in servers.values():
+            server.wait("/healthz")
+            for _ in range(3):
+                drive(server, paths, 2)
+        for _ in range(2):
+            for workers, server in servers.items():
+                rates[workers].append(drive(server, paths, seconds))
+    finally:
+        for server in servers.values():
+            server.stop()
+    print(_row("entry JSON, 1 worker", rates[1]))
+    print(_row("entry JSON, 2 workers", rates[2]))
+    ratio = _ratio(rates[2], rates[1])
+    print(f"  {'':34} 2 workers / 1 worker: {ratio:.2f}x (wrk shares the 2 CPUs)", flush=True)
+    return ratio
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, nargs="+", required=True, help="databases to serve, by size")
+    parser.add_argument("--datasette", type=Path, required=True)
+    parser.add_argument("--nginx", default="nginx")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/errata-bench/run"))
+    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument(
+        "--visibility", action="store_true", help="time a report through nginx's cache (first size)"
+    )
+    parser.add_argument("--workers", action="store_true", help="compare --workers 2 with one (first size)")
+    args = parser.parse_args()
+    results = []
+    for db in args.db:
+        conn = sqlite3.connect(db)
+        size = conn.execute("SELECT count(*) FROM entry").fetchone()[0]
+        conn.close()
+        results.append(measure_size(args, size, db, args.work))
+        args.visibility = args.workers = False  # measured once, at the first size
+    if len(results) > 1:
+        small, large = results[0], results[-1]
+        print("\nCPU per request, largest base / smallest:")
+        for name in small["cpu"]:
+            print(f"  {name:<20} {large['cpu'][name] / small['cpu'][name]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# errata beside Datasette (from PyPI) and nginx (Debian) on the same rows, driven by wrk.
+#
+#   bash bench/compare.sh                  # 10k and 100k entries
+#   SIZES="10000" SECONDS_PER_RUN=5 bash bench/compare.sh
+#
+# Builds the databases once (cached in $BENCH_DIR: shipped entries, the deadends.dev canon
+# corpus, generated entries up to each size; the corpus is needed to generate them), puts
+# Datasette into a venv of its own under $BENCH_DIR, installs wrk and nginx with apt-get
+# when missing, then runs bench/compare.py, which starts and stops every server it uses.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BENCH_DIR=${BENCH_DIR:-/tmp/errata-bench}
+SIZES=${SIZES:-"10000 100000"}
+PY=${PYTHON:-$ROOT/.venv/bin/python}
+export PYTHONPATH=$ROOT
+mkdir -p "$BENCH_DIR"
+
+for tool in wrk nginx taskset; do
+  if ! command -v "$tool" >/dev/null && ! [ -x "/usr/sbin/$tool" ]; then
+    case $tool in nginx) pkg=nginx-light ;; taskset) pkg=util-linux ;; *) pkg=$tool ;; esac
+    apt-get install -y -q "$pkg" >/dev/null
+  fi
+done
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+if ! [ -x "$BENCH_DIR/datasette-venv/bin/datasette" ]; then
+  python3 -m venv "$BENCH_DIR/datasette-venv"
+  "$BENCH_DIR/datasette-venv/bin/pip" install -q "datasette>=0.65,<1"
+fi
+
+dbs=()
+for size in $SIZES; do
+  db="$BENCH_DIR/$size.db"
+  if ! [ -f "$db" ]; then
+    echo "building $db ..."
+    "$PY" bench/build_data.py "$size" "$db"
+  fi
+  dbs+=("$db")
+done
+
+"$PY" bench/compare.py --db "${dbs[@]}" --datasette "$BENCH_DIR/datasette-venv/bin/datasette" \
+  --nginx "$NGINX" --work "$BENCH_DIR/run" --seconds "${SECONDS_PER_RUN:-5}" ${COMPARE_FLAGS:---visibility --workers}

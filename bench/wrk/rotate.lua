@@ -1,0 +1,19 @@
+-- Requests taken in turn from a list: PATHS names a file of paths (one a line) for GETs;
+-- with BODIES (a file of request bodies, one a line) each request POSTs the next body to
+-- the first path instead. With UNIQUE set, each GET gets a query parameter of its own, so
+-- no cache can answer it.
+local paths, bodies = {}, {}
+for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
+if os.getenv("BODIES") then
+  for line in io.lines(os.getenv("BODIES")) do bodies[#bodies + 1] = line end
+end
+local i = 0
+request = function()
+  i = i + 1
+  if #bodies > 0 then
+    return wrk.format("POST", paths[1], {["Content-Type"] = "application/json"}, bodies[(i % #bodies) + 1])
+  end
+  local path = paths[(i % #paths) + 1]
+  if os.getenv("UNIQUE") then path = path .. "&bench=" .. i end
+  return wrk.format("GET", path)
+end

@@ -1,0 +1,186 @@
+"""Entry reads through the cache: ETag and 304, Cache-Control, gzip, HEAD, invalidation, queries."""
+
+import gzip
+from contextlib import contextmanager
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from app.main import create_app
+from tests.conftest import ADMIN_TOKEN, SEED_ID
+
+AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+VIEWS = [
+    f"/errors/{SEED_ID}",
+    f"/zh/errors/{SEED_ID}",
+    f"/errors/{SEED_ID}.json",
+    f"/errors/{SEED_ID}.md",
+    f"/zh/errors/{SEED_ID}.md",
+    f"/api/v1/errors/{SEED_ID}",
+]
+
+
+@contextmanager
+def counting(client: TestClient):
+    """Statements the app runs: through its ORM engine, and on the fast path's own connection."""
+    orm: list[str] = []
+    stamps: list[str] = []
+
+    def on_execute(conn, cursor, statement, parameters, context, executemany):
+        orm.append(statement)
+
+    engine = client.app.state.engine
+    event.listen(engine, "before_cursor_execute", on_execute)
+    raw = client.app.state.read_stamp.driver_connection
+    raw.set_trace_callback(stamps.append)
+    try:
+        yield orm, stamps
+    finally:
+        event.remove(engine, "before_cursor_execute", on_execute)
+        raw.set_trace_callback(None)
+
+
+def _rows(statements: list[str]) -> list[str]:
+    return [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+
+
+@pytest.mark.parametrize("path", VIEWS)
+def test_entry_views_can_be_kept_by_shared_caches_and_revalidated(shipped_client, path):
+    first = shipped_client.get(path)
+    assert first.status_code == 200
+    assert first.headers["cache-control"] == "public, max-age=60, stale-while-revalidate=300"
+    assert first.headers["vary"] == "Accept-Encoding"
+    etag = first.headers["etag"]
+    again = shipped_client.get(path)  # now from the cache
+    assert again.content == first.content and again.headers["etag"] == etag
+    for tag in (etag, etag.removeprefix("W/"), f'"other", {etag}', "*"):
+        unchanged = shipped_client.get(path, headers={"If-None-Match": tag})
+        assert unchanged.status_code == 304 and unchanged.content == b""
+        assert unchanged.headers["etag"] == etag and "cache-control" in unchanged.headers
+    assert shipped_client.get(path, headers={"If-None-Match": '"other"'}).status_code == 200
+
+
+def test_each_language_and_format_has_its_own_etag(shipped_client):
+    tags = {shipped_client.get(path).headers["etag"] for path in VIEWS}
+    assert len(tags) == len(VIEWS)
+
+
+def test_the_etag_comes_from_the_revision_so_a_fresh_process_answers_304(shipped_settings):
+    with TestClient(create_app(shipped_settings)) as one:
+        etag = one.get(f"/zh/errors/{SEED_ID}").headers["etag"]
+    with TestClient(create_app(shipped_settings)) as other:  # nothing cached here yet
+        assert other.get(f"/zh/errors/{SEED_ID}", headers={"If-None-Match": etag}).status_code == 304
+
+
+@pytest.mark.parametrize("path", [f"/errors/{SEED_ID}", f"/zh/errors/{SEED_ID}", f"/errors/{SEED_ID}.json"])
+def test_gzip_for_clients_that_ask_and_plain_for_those_that_do_not(shipped_client, path):
+    for _ in range(2):  # rendered, then cached
+        plain = shipped_client.get(path, headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers
+        zipped = shipped_client.get(path, headers={"Accept-Encoding": "br, gzip"}, extensions={})
+        assert zipped.headers["content-encoding"] == "gzip"
+        assert int(zipped.headers["content-length"]) < len(plain.content) / 2
+        assert zipped.content == plain.content  # httpx decoded it
+        refused = shipped_client.get(path, headers={"Accept-Encoding": "gzip;q=0"})
+        assert "content-encoding" not in refused.headers
+
+
+def test_raw_gzip_body_is_the_page(shipped_client):
+    path = f"/errors/{SEED_ID}.json"
+    plain = shipped_client.get(path).content
+    with shipped_client.stream("GET", path, headers={"Accept-Encoding": "gzip"}) as response:
+        raw = b"".join(response.iter_raw())
+    assert gzip.decompress(raw) == plain
+
+
+def test_other_pages_are_compressed_too(shipped_client):
+    page = shipped_client.get("/search?q=memory", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip" and "Accept-Encoding" in page.headers["vary"]
+
+
+@pytest.mark.parametrize("path", VIEWS[:3])
+def test_head_has_the_headers_of_get_and_no_body(shipped_client, path):
+    for _ in range(2):
+        head = shipped_client.head(path)
+        get = shipped_client.get(path)
+        assert head.status_code == 200 and head.content == b""
+        for name in ("etag", "content-type", "content-length", "cache-control"):
+            assert head.headers[name] == get.headers[name]
+
+
+def test_an_evidence_write_and_its_rejection_show_at_the_next_request(shipped_client):
+    path = f"/errors/{SEED_ID}.json"
+    before = shipped_client.get(path)
+    page_before = shipped_client.get(f"/zh/errors/{SEED_ID}")
+    shipped_client.get(path)  # cached
+    created = shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json={"outcome": "failed"})
+    after = shipped_client.get(path, headers={"If-None-Match": before.headers["etag"]})
+    assert after.status_code == 200
+    assert after.json()["evidence_count"] == before.json()["evidence_count"] + 1
+    assert after.headers["etag"] != before.headers["etag"]
+    assert shipped_client.get(f"/zh/errors/{SEED_ID}").text != page_before.text
+    uid = created.json()["evidence"]["uid"]
+    shipped_client.post(f"/api/v1/moderation/evidence/{uid}/reject", headers=AUTH)
+    rejected = shipped_client.get(path)
+    assert rejected.json()["evidence_count"] == before.json()["evidence_count"]
+    assert rejected.json()["fix_rate"] == before.json()["fix_rate"]
+    shipped_client.post(f"/api/v1/moderation/evidence/{uid}/restore", headers=AUTH)
+    assert shipped_client.get(path).json()["evidence_count"] == before.json()["evidence_count"] + 1
+
+
+def test_a_cached_read_is_one_stamp_query_and_a_first_read_a_fixed_few(shipped_client):
+    small, large = "demo/zh-missing", SEED_ID  # few parts; many parts and evidence
+    counts = []
+    for entry_id in (small, large):
+        with counting(shipped_client) as (orm, stamps):
+            assert shipped_client.get(f"/errors/{entry_id}.json").status_code == 200
+        counts.append(len(_rows(orm)))
+        with counting(shipped_client) as (orm, stamps):
+            for _ in range(3):
+                assert shipped_client.get(f"/errors/{entry_id}.json").status_code == 200
+        assert _rows(orm) == [] and len(stamps) == 3
+    assert max(counts) <= 12  # the same few set-based queries whatever the entry holds
+    body = shipped_client.get(f"/errors/{large}.json").json()
+    parts = sum(len(body[k]) for k in ("workarounds", "dead_ends", "versions", "patterns", "docs"))
+    assert parts + len(body["recent_evidence"]) > 12
+
+
+def test_unknown_ids_are_still_404_and_not_kept_by_shared_caches(shipped_client):
+    for path in ("/errors/llm/nope.json", "/zh/errors/llm/nope", "/api/v1/errors/llm/nope"):
+        for _ in range(2):
+            missing = shipped_client.get(path)
+            assert missing.status_code == 404
+            assert "public" not in missing.headers.get("cache-control", "")
+
+
+def test_a_differently_written_id_still_redirects_when_the_entry_is_cached(shipped_client):
+    shipped_client.get(f"/errors/{SEED_ID}")
+    moved = shipped_client.get(f"/errors/{SEED_ID.upper()}", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == f"/errors/{SEED_ID}"
+
+
+def test_a_tiny_cache_evicts_and_still_serves_every_entry(shipped_settings):
+    ids = [SEED_ID, "demo/zh-missing"]
+    with TestClient(create_app(shipped_settings.model_copy(update={"entry_cache_mb": 0}))) as tiny:
+        for _ in range(2):
+            for entry_id in ids:
+                assert tiny.get(f"/errors/{entry_id}.json").json()["id"] == entry_id
+        assert len(tiny.app.state.entry_forms) == 0
+
+
+def test_search_results_are_kept_until_any_entry_changes(shipped_client):
+    url = "/api/v1/errors?q=memory&limit=5"
+    first = shipped_client.get(url).json()
+    with counting(shipped_client) as (orm, stamps):
+        again = shipped_client.get(url)
+        page = shipped_client.get("/search?q=memory")
+        page = shipped_client.get("/search?q=memory")
+    assert again.json() == first and page.status_code == 200
+    assert len(_rows(orm)) > 0 and len(stamps) == 2  # the page once rendered, then both kept
+    entry_id = first["data"][0]["id"]
+    shipped_client.post(f"/api/v1/errors/{entry_id}/evidence", json={"outcome": "worked"})
+    after = shipped_client.get(url, headers={"If-None-Match": again.headers["etag"]})
+    assert after.status_code == 200
+    hit = next(e for e in after.json()["data"] if e["id"] == entry_id)
+    assert hit["evidence_count"] == first["data"][0]["evidence_count"] + 1
