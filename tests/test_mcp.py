@@ -3,7 +3,6 @@ over streamable HTTP (`/mcp` on a real `errata serve`)."""
 
 import asyncio
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import jsonschema
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.conftest import SEED_ID
+from tests.conftest import SEED_ID, database_url
 from tests.server import serving
 
 pytestmark = pytest.mark.slow
@@ -151,21 +150,18 @@ def _check(seen: dict, rate_limit: int) -> None:
     assert PASTE in steps and "lookup_error" in steps and "report_outcome" in steps
 
 
-def test_over_stdio_on_the_local_database(tmp_path, shipped_db):
-    db = tmp_path / "errata.db"
-    shutil.copy(shipped_db, db)
-    env = {**os.environ, "ERRATA_DATABASE_URL": f"sqlite:///{db}", "ERRATA_RATE_LIMIT": "3"}
+def test_over_stdio_on_the_local_database(shipped_database):
+    env = {**os.environ, "ERRATA_DATABASE_URL": database_url(shipped_database), "ERRATA_RATE_LIMIT": "3"}
     seen = asyncio.run(_session(StdioServerParameters(command=ERRATA, args=["mcp"], env=env), 3))
     _check(seen, 3)
     # The reports are in the database the agent's errata reads.
     assert seen["reports"][-1].structured_content["entry"]["evidence_count"] >= 3
 
 
-def test_over_http_on_the_running_service(tmp_path, shipped_db):
-    db = tmp_path / "errata.db"
-    shutil.copy(shipped_db, db)
+def test_over_http_on_the_running_service(tmp_path, shipped_database):
+    db = shipped_database
     overrides = {"ERRATA_RATE_LIMIT": "3", "ERRATA_DATA_DIR": str(tmp_path / "no-data")}
-    with serving(db, **overrides) as (base, _):
+    with serving(db, log_dir=tmp_path, **overrides) as (base, _):
         seen = asyncio.run(_session(f"{base}/mcp", 3))
         _check(seen, 3)
         # The same figures on the web: the agent's reports moved them.

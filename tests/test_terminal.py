@@ -4,13 +4,13 @@ database, and a real server for --url."""
 import gzip
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import database_url
 from tests.server import serving
 
 ERRATA = str(Path(sys.executable).with_name("errata"))
@@ -21,15 +21,13 @@ FAILING = f"echo building; printf '%s' '{PASTE.strip()}' >&2; exit 128"
 
 
 @pytest.fixture
-def db(tmp_path, shipped_db) -> Path:
-    path = tmp_path / "errata.db"
-    shutil.copy(shipped_db, path)
-    return path
+def db(shipped_database) -> Path | str:
+    return shipped_database
 
 
-def errata(*args: str, db: Path, lang: str = "C.UTF-8", **kwargs) -> subprocess.CompletedProcess:
+def errata(*args: str, db: Path | str, lang: str = "C.UTF-8", **kwargs) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    env.update({"ERRATA_DATABASE_URL": f"sqlite:///{db}", "LANG": lang})
+    env.update({"ERRATA_DATABASE_URL": database_url(db), "LANG": lang})
     return subprocess.run([ERRATA, *args], env=env, capture_output=True, text=True, timeout=120, **kwargs)
 
 
@@ -107,7 +105,7 @@ def test_run_streams_and_bounds_what_it_keeps(db, tmp_path):
     script = f"cat {big}; cat {big} >&2; printf '%s' '{PASTE.strip()}' >&2; exit 1"
     result = subprocess.run(
         [ERRATA, "run", "--", "sh", "-c", script],
-        env={**os.environ, "ERRATA_DATABASE_URL": f"sqlite:///{db}", "LANG": "C.UTF-8"},
+        env={**os.environ, "ERRATA_DATABASE_URL": database_url(db), "LANG": "C.UTF-8"},
         capture_output=True,
         timeout=120,
     )
@@ -121,7 +119,7 @@ def test_run_streams_and_bounds_what_it_keeps(db, tmp_path):
 def test_lookup_and_run_against_a_remote_errata(db, tmp_path):
     local = errata("lookup", "--json", db=db, input=PASTE)
     empty = tmp_path / "empty.db"  # the client's own database stays out of it
-    with serving(db, ERRATA_DATA_DIR=str(tmp_path / "no-data")) as (base, _):
+    with serving(db, log_dir=tmp_path, ERRATA_DATA_DIR=str(tmp_path / "no-data")) as (base, _):
         remote = errata("lookup", "--json", "--url", base, db=empty, input=PASTE)
         assert remote.returncode == 0, remote.stderr
         answer = json.loads(remote.stdout)

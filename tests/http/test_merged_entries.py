@@ -1,14 +1,13 @@
 """One error, one entry, through a real `errata serve`: aliases answer 301 in every format and
 language, each error is found once, and a moderator merges and unmerges over HTTP."""
 
-import shutil
 import xml.etree.ElementTree as ET
 
 import httpx
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import ADMIN_TOKEN, CANON_VALID, DEMO_ENTRIES, FIXTURES, load, make_settings
+from tests.conftest import ADMIN_TOKEN, CANON_VALID, DEMO_ENTRIES, FIXTURES, _path_or_url, load, make_settings
 from tests.server import serving
 
 MERGING = FIXTURES / "merging"
@@ -23,16 +22,15 @@ MODERATOR = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, migrated_db):
-    db = tmp_path_factory.mktemp("merged") / "errata.db"
-    shutil.copy(migrated_db, db)
+def server(tmp_path_factory, databases):
+    db = _path_or_url(databases.empty())
     settings = make_settings(db)
     load(settings, DEMO_ENTRIES, CANON_VALID)
     report = load(settings, MERGING)
     assert sorted(m[:2] for m in report.merged) == [(FROB, FULL), (MACOS, WIDGET)]
     assert report.candidates >= 1
     with (
-        serving(db, workers=1, ERRATA_DATA_DIR="") as (base, _),
+        serving(db, workers=1, log_dir=tmp_path_factory.mktemp("merged"), ERRATA_DATA_DIR="") as (base, _),
         httpx.Client(base_url=base, timeout=30) as client,
     ):
         yield client

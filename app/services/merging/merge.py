@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from app.models import Entry, ModerationAction
 from app.services.entries.aliases import alias_ids
-from app.services.entries.store import regroup
+from app.services.entries.store import IMPORT, regroup
 from app.services.errors import (
     ALREADY_MERGED,
     MERGED_ELSEWHERE,
@@ -71,7 +71,9 @@ def merge(
         )
     repointed = alias_ids(session, source.id)
     changes = {source.id: target.id, **dict.fromkeys(repointed, target.id)}
-    summary = f"merged {source.id} into {target.id}"
+    # A moderator's merge says what it did; a rule's, like the rest of an import, says nothing
+    # an export could not carry back.
+    summary = f"merged {source.id} into {target.id}" if author != IMPORT else None
     touched = regroup(session, changes, now=now, record=record, author=author, summary=summary)
     if record:
         session.add(

@@ -6,6 +6,7 @@ served from there; a new version appears atomically, so readers never see half a
 """
 
 import gzip
+import hashlib
 import os
 import tempfile
 import threading
@@ -36,13 +37,15 @@ FORMAT = "errata-dump"
 
 
 def dump_folder(settings: Settings) -> Path:
-    """ERRATA_DUMP_DIR, else a `dumps` folder beside the SQLite file, else the temporary folder."""
+    """ERRATA_DUMP_DIR, else a `dumps` folder beside the SQLite file, else one for the database
+    server's URL in the temporary folder (two bases on one machine keep their dumps apart)."""
     if settings.dump_dir is not None:
         return settings.dump_dir
     database = backends.database_file(settings.database_url)
     if database is not None:
         return database.resolve().parent / "dumps"
-    return Path(tempfile.gettempdir()) / "errata-dumps"
+    server = hashlib.blake2b(settings.database_url.encode(), digest_size=8).hexdigest()
+    return Path(tempfile.gettempdir()) / "errata-dumps" / server
 
 
 def header(session: Session, sources: dict[str, Source], version: str, site: str | None) -> dict:
