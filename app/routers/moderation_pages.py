@@ -18,6 +18,7 @@ from app.routers.moderation_proposals import accept
 from app.routers.proposals import proposal_changes
 from app.services.evidence.reports import list_evidence, moderation_log, reject_evidence, restore_evidence
 from app.services.history.revisions import restore_revision
+from app.services.merging.service import merge_entries, unmerge_entry
 from app.services.proposals import queue
 from app.web import moderator_session as ms
 from app.web.deps import LangDep, SettingsDep
@@ -206,3 +207,35 @@ def revert_form(
     _require(request, settings, csrf)
     restore_revision(request.app.state.engine, entry_id, revision)
     return _back(lang, f"/proposals/{proposal}" if proposal else "", "reverted")
+
+
+EntryId = Annotated[str, Form(max_length=300)]
+
+
+@router.post("/moderation/merge")
+def merge_form(
+    request: Request,
+    settings: SettingsDep,
+    lang: LangDep,
+    csrf: Csrf,
+    from_id: Annotated[str, Form(alias="from", max_length=300)],
+    into: EntryId,
+    reason: Reason = "",
+):
+    _require(request, settings, csrf)
+    merge_entries(request.app.state.engine, from_id.strip(), into.strip(), reason=reason.strip() or None)
+    return _back(lang, "", "merged")
+
+
+@router.post("/moderation/unmerge")
+def unmerge_form(
+    request: Request,
+    settings: SettingsDep,
+    lang: LangDep,
+    csrf: Csrf,
+    from_id: Annotated[str, Form(alias="from", max_length=300)],
+    reason: Reason = "",
+):
+    _require(request, settings, csrf)
+    unmerge_entry(request.app.state.engine, from_id.strip(), reason=reason.strip() or None)
+    return _back(lang, "", "unmerged")

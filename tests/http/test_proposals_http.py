@@ -320,3 +320,23 @@ def test_moderation_page_is_off_without_a_token(shipped_settings):
     with TestClient(create_app(settings), base_url="https://testserver") as client:
         assert client.get("/moderation").status_code == 403
         assert client.post("/moderation/login", data={"token": "anything"}).status_code == 403
+
+
+def test_a_moderator_merges_and_unmerges_from_the_page(site):
+    duplicate = "demo/full-bilingual"
+    pair = {"from": duplicate, "into": SEED_ID}
+    assert site.post("/moderation/merge", data={**pair, "csrf": "x"}).status_code == 403
+    csrf = sign_in(site)
+    merged = site.post("/moderation/merge", data={**pair, "csrf": csrf})
+    assert merged.status_code == 303
+    moved = site.get(f"/zh/errors/{duplicate}.md")
+    assert moved.status_code == 301 and moved.headers["location"] == f"/zh/errors/{SEED_ID}.md"
+    assert duplicate in site.get(f"/errors/{SEED_ID}.json").json()["aliases"]
+    # Into an entry that does not exist: refused, naming it; nothing changes.
+    refused = site.post("/moderation/merge", data={"from": SEED_ID, "into": "demo/nope", "csrf": csrf})
+    assert refused.status_code == 404
+    log = soup(site.get("/zh/moderation")).select_one("#log").get_text()
+    assert "已合并" in log and duplicate in log and "merge" not in log
+    assert site.post("/moderation/unmerge", data={"from": duplicate, "csrf": csrf}).status_code == 303
+    assert site.get(f"/errors/{duplicate}.json").status_code == 200
+    assert site.get(f"/errors/{SEED_ID}.json").json()["aliases"] == []
