@@ -118,12 +118,18 @@ def test_the_rate_limit_holds_across_app_instances(pg_databases):
 
 
 def _generated(folder: Path, prefix: str, n: int) -> Path:
-    """n entry files, copies of a demo entry under ids of their own."""
+    """n entry files, copies of a demo entry under ids and wordings of their own (a word of
+    letters, since numbers do not tell wordings apart: the same wording would merge)."""
     template = (DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text()
     (folder / "demo").mkdir(parents=True)
     for i in range(n):
         slug = f"{prefix}-{i}"
-        (folder / "demo" / f"{slug}.yaml").write_text(template.replace("demo/full-bilingual", f"demo/{slug}"))
+        word = "".join(chr(ord("a") + int(d)) for d in slug if d.isdigit())
+        text = template.replace("demo/full-bilingual", f"demo/{slug}")
+        for number in ("42", "\\d+"):
+            text = text.replace(f"widget {number}", f"widget {prefix}{word}")
+            text = text.replace(f"小部件 {number}", f"小部件 {prefix}{word}")
+        (folder / "demo" / f"{slug}.yaml").write_text(text)
     return folder / "demo"
 
 

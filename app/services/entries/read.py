@@ -45,7 +45,7 @@ from app.schemas.views import (
     VersionReport,
     WorkaroundView,
 )
-from app.services.entries.aliases import alias_ids, aliases_of, environment_of, same_error_ids
+from app.services.entries.aliases import aliases_of, environment_of, same_error_ids
 from app.services.errors import EntryNotFound
 from app.services.evidence import stats
 from app.urls import entry_url, history_url
@@ -255,10 +255,11 @@ def load_entry(session: Session, entry_id: str, *, merged: bool = True) -> Loade
     entry = session.get(Entry, entry_id)
     if entry is None:
         raise EntryNotFound(entry_id)
-    aliases = aliases_of(session, entry_id) if merged else []
-    view, changed = _own_view(session, entry)
+    aliases = aliases_of(session, entry_id)  # listed even unmerged: export writes them
+    view, changed = _own_view(session, entry, [a.id for a in aliases])
+    aliases = aliases if merged else []
     if aliases:
-        parts = [_own_view(session, a) for a in aliases]
+        parts = [_own_view(session, a, []) for a in aliases]  # merges never chain
         view = _with_aliases(session, view, [part for part, _ in parts])
         for alias, (_, related_changed) in zip(aliases, parts, strict=True):
             changed |= {**related_changed, alias.id: alias.changed}
@@ -325,7 +326,7 @@ def _with_aliases(session: Session, view: EntryView, parts: list[EntryView]) -> 
     )
 
 
-def _own_view(session: Session, entry: Entry) -> tuple[EntryView, dict[str, int]]:
+def _own_view(session: Session, entry: Entry, aliases: list[str]) -> tuple[EntryView, dict[str, int]]:
     """The entry's own view, and the change counter of each related entry it names."""
     entry_id = entry.id
     recent = session.exec(
@@ -416,7 +417,7 @@ def _own_view(session: Session, entry: Entry) -> tuple[EntryView, dict[str, int]
         updated_at=entry.updated_at,
         revision=entry.revision,
         history=_history(session, entry),
-        aliases=alias_ids(session, entry_id),
+        aliases=aliases,
     )
     return view, related_changed
 

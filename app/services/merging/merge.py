@@ -12,6 +12,7 @@ from datetime import datetime
 
 from sqlmodel import Session
 
+from app import backends
 from app.models import Entry, ModerationAction
 from app.services.entries.aliases import alias_ids
 from app.services.entries.store import IMPORT, regroup
@@ -35,6 +36,14 @@ class MergeResult:
     touched: list[str]
 
 
+def _take_turn(session: Session) -> None:
+    """Wait for other entry writers, then read entries afresh: what this transaction loaded
+    before (an import's finder) may have moved meanwhile, and its revision with it."""
+    backends.serialize_entry_writes(session)
+    session.flush()
+    session.expire_all()
+
+
 def _get(session: Session, entry_id: str) -> Entry:
     entry = session.get(Entry, entry_id)
     if entry is None:
@@ -55,6 +64,7 @@ def merge(
     """Make `from_id` an alias of `into_id` (or of its canonical, when it is an alias), in the
     caller's transaction, and log it. Without `record`, a merge that files state is restored
     (see store.regroup): not logged, no revision."""
+    _take_turn(session)
     source, target = _get(session, from_id), _get(session, into_id)
     if target.canonical_id:
         target = _get(session, target.canonical_id)
@@ -86,6 +96,7 @@ def unmerge(
     session: Session, from_id: str, into_id: str | None = None, *, now: datetime, reason: str | None = None
 ) -> MergeResult:
     """Make the alias `from_id` an entry of its own again, with its own evidence and figures."""
+    _take_turn(session)
     alias = _get(session, from_id)
     if not alias.canonical_id:
         raise MergeRefused("from", NOT_MERGED, id=from_id)

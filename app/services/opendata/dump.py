@@ -37,13 +37,13 @@ FORMAT = "errata-dump"
 
 
 def dump_folder(settings: Settings) -> Path:
-    """ERRATA_DUMP_DIR, else a `dumps` folder beside the SQLite file, else one for the database
-    server's URL in the temporary folder (two bases on one machine keep their dumps apart)."""
+    """ERRATA_DUMP_DIR, else `dumps/<name>` beside the SQLite file, else a folder for the
+    database server's URL in the temporary folder: two bases never share their dumps."""
     if settings.dump_dir is not None:
         return settings.dump_dir
     database = backends.database_file(settings.database_url)
     if database is not None:
-        return database.resolve().parent / "dumps"
+        return database.resolve().parent / "dumps" / database.stem
     server = hashlib.blake2b(settings.database_url.encode(), digest_size=8).hexdigest()
     return Path(tempfile.gettempdir()) / "errata-dumps" / server
 
