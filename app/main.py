@@ -21,8 +21,7 @@ from app.routers import (
     pages,
 )
 from app.services.lookup.index import LookupIndex
-from app.web import errors
-from app.web.limits import BodyLimitMiddleware
+from app.web import errors, guard
 
 
 def _warm(app: FastAPI) -> None:
@@ -66,5 +65,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(lookup.page_router, prefix=prefix)
         app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
     errors.install(app)
-    app.add_middleware(BodyLimitMiddleware, settings=settings)
+    guard.install(app, settings)
     return app

@@ -11,6 +11,7 @@ from app.schemas.views import EntryPage, EntryView
 from app.services.entries.catalog import Filters, list_entries
 from app.services.entries.read import get_entry
 from app.services.search.query import ranked_snippets
+from app.web.params import Offset
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -27,7 +28,7 @@ def list_errors(
     ] = None,
     version: Annotated[str | None, Query(max_length=100)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ):
     filters = Filters(domain=domain, category=category, component=component, version=version)
     ranked = ranked_snippets(session, q) if q and q.strip() else None

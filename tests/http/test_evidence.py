@@ -49,13 +49,9 @@ def test_report_is_stored_and_moves_every_figure_at_once(shipped_client):
 
 
 def test_page_shows_per_version_tallies(shipped_client):
-    for outcome in ["worked"] * 4 + ["failed"]:
-        assert (
-            shipped_client.post(
-                API, json={"item": ITEM, "outcome": outcome, "versions": {"vllm": "0.4.2"}}
-            ).status_code
-            == 201
-        )
+    for i, outcome in enumerate(["worked"] * 4 + ["failed"]):
+        report = {"item": ITEM, "outcome": outcome, "versions": {"vllm": "0.4.2"}, "note": f"run {i}"}
+        assert shipped_client.post(API, json=report).status_code == 201
     page = BeautifulSoup(shipped_client.get(f"/errors/{SEED_ID}").text, "html.parser")
     tallies = [li.text.strip() for li in page.select(".version-reports li")]
     assert "on vLLM 0.4.2: 4 worked, 1 failed" in tallies
@@ -107,9 +103,9 @@ def test_oversized_body_is_413_and_not_stored(shipped_client):
 def test_rate_limit_answers_429_with_retry_after(shipped_settings):
     settings = shipped_settings.model_copy(update={"rate_limit": 3, "rate_limit_window": 60})
     with TestClient(create_app(settings)) as client:
-        codes = [client.post(API, json={"outcome": "worked"}).status_code for _ in range(4)]
+        codes = [client.post(API, json={"outcome": "worked", "note": f"#{i}"}).status_code for i in range(4)]
         assert codes == [201, 201, 201, 429]
-        limited = client.post(API, json={"outcome": "worked"})
+        limited = client.post(API, json={"outcome": "worked", "note": "#5"})
         assert limited.status_code == 429 and 1 <= int(limited.headers["retry-after"]) <= 61
         assert entry(client)["evidence_count"] == 4
 
