@@ -83,7 +83,7 @@ def clean_pairs(where: str, raw: bytes) -> tuple[list[tuple[str, str]], bool]:
 
 def clean_json(value, field: str = "body", depth: int = 0):
     if depth > MAX_JSON_DEPTH:
-        raise Refusal(422, field, f"nested deeper than {MAX_JSON_DEPTH} levels")
+        raise Refusal(422, "body", f"nested deeper than {MAX_JSON_DEPTH} levels")
     if isinstance(value, str):
         return clean_text(field, value)
     if isinstance(value, bool | float) or value is None:
