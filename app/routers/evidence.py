@@ -22,7 +22,10 @@ form_router = APIRouter()
 _RESPONSES = {
     404: {"description": "No such entry, or no such workaround/dead end in it"},
     413: {"description": "Body larger than ERRATA_MAX_BODY_BYTES"},
-    200: {"description": "The same report was already stored; it is returned, not counted again"},
+    200: {
+        "description": "The same report was already stored; it is returned, not counted again",
+        "model": EvidenceCreated,
+    },
     422: {"description": "A field is invalid; `detail` names it"},
     429: {"description": "Too many submissions from this client; see Retry-After"},
 }
