@@ -31,7 +31,8 @@ FREE_TEXT = frozenset({"q", "text", "note", "reason"})
 MAX_JSON_DEPTH = 16
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")
+# Terminal escape sequences: CSI (colours, cursor moves), then any other ESC sequence.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]")
 _SAFE_SITES = ("same-origin", "none")
 _BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 
