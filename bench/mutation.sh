@@ -3,7 +3,7 @@
 # constant, a comparison) is applied to a copy of the checkout and the tests are run; a
 # mutant the tests do not notice "survives" and points at behaviour no test pins down.
 #
-#   bash bench/mutation.sh                       # a bounded run: app/web/inputs.py, its unit tests
+#   bash bench/mutation.sh                       # bounded: app/web/inputs.py and head.py, their unit tests
 #   bash bench/mutation.sh MODULE TEST...        # one module or folder against chosen tests
 #   bash bench/mutation.sh --full                # app/services app/render app/web app/routers
 #                                                # against the suite (days on 2 cores)
@@ -24,8 +24,8 @@ elif (($# >= 2)); then
   shift
   tests=("$@")
 else
-  modules=(app/web/inputs.py)
-  tests=(tests/unit/test_inputs.py)
+  modules=(app/web/inputs.py app/web/head.py)
+  tests=(tests/unit/test_inputs.py tests/unit/test_input_guard.py)
 fi
 
 if [[ ! -x "$TOOL_VENV/bin/cosmic-ray" ]]; then
