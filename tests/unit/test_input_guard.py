@@ -179,3 +179,19 @@ def test_head_is_get_without_the_body():
     assert (status, body, route.scope["method"]) == (200, b"", "GET")
     status, body, route = call("/errors/a/b", method="GET", app=HeadAsGetMiddleware)
     assert (status, body) == (200, b"route")
+
+
+def test_a_lookup_may_carry_a_long_paste_and_a_report_may_not():
+    paste = orjson.dumps({"text": "x" * 60_000})
+    assert call("/api/v1/lookup", headers=JSON, chunks=(paste,))[0] == 200
+    assert (
+        call("/zh/lookup", headers={"content-type": "application/x-www-form-urlencoded"}, chunks=(paste,))[0]
+        == 200
+    )
+    assert call("/api/v1/errors/a/b/evidence", headers=JSON, chunks=(paste,))[0] == 413
+
+
+def test_a_body_without_a_type_or_a_length_reaches_a_page_route_as_sent():
+    status, _, route = call("/lookup", chunks=(b"text=", b"Error\x00"))
+    assert status == 200 and route.body == b"text=Error\x00"
+    assert b"content-length" not in dict(route.scope["headers"])
