@@ -72,6 +72,11 @@ def test_json_depth_is_bounded():
         deep = [deep]
     assert clean_json(deep) == deep
     assert refused(clean_json, [deep]).field == "body"
+    nested: object = 1
+    for _ in range(MAX_JSON_DEPTH):
+        nested = {"a": nested}
+    assert clean_json(nested) == nested
+    assert refused(clean_json, {"a": nested}).field == "body"
     assert refused(parse_json, b"[" * 2000 + b"]" * 2000).reason.startswith("nested deeper")
     assert refused(parse_json, b'{"a": "\\ud800"}').reason.startswith("not valid JSON")
     assert refused(parse_json, b'{"a": "\xff"}').status == 422
