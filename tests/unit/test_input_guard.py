@@ -21,6 +21,7 @@ class Route:
         self.scope = None
         self.body = None
         self.after = None
+        self.messages = []
 
     async def __call__(self, scope, receive, send):
         self.scope = scope
@@ -28,6 +29,7 @@ class Route:
             body = b""
             while True:
                 message = await receive()
+                self.messages.append(message)
                 body += message.get("body", b"")
                 if not message.get("more_body", False):
                     break
@@ -44,6 +46,7 @@ def call(path, *, method="POST", headers=None, chunks=(b"",), query=b"", kind="h
         {"type": "http.request", "body": chunk, "more_body": i < len(chunks) - 1}
         for i, chunk in enumerate(chunks)
     ]
+    del pending[-1]["more_body"]  # the last message may leave it out (ASGI: it means False)
     sent = []
 
     async def receive():
@@ -85,6 +88,7 @@ def test_a_clean_body_reaches_the_route_byte_for_byte():
     )
     assert (status, body, route.body) == (200, b"route", sent)
     assert dict(route.scope["headers"])[b"content-length"] == b"21"
+    assert route.messages == [{"type": "http.request", "body": sent, "more_body": False}]
     assert route.after == {"type": "http.disconnect"}  # after the body, the client's own messages
 
 
