@@ -199,3 +199,41 @@ def test_a_body_without_a_type_or_a_length_reaches_a_page_route_as_sent():
     status, _, route = call("/lookup", chunks=(b"text=", b"Error\x00"))
     assert status == 200 and route.body == b"text=Error\x00"
     assert b"content-length" not in dict(route.scope["headers"])
+
+
+def test_a_rewritten_body_keeps_every_other_header():
+    headers = {**JSON, "authorization": "Bearer t", "accept": "application/json", "x-extra": "1"}
+    _, _, route = call("/api/v1/errors/a/b/evidence", headers=headers, chunks=(b'{"note": "a\\u0000b"}',))
+    kept = dict(route.scope["headers"])
+    assert (kept[b"authorization"], kept[b"accept"], kept[b"x-extra"]) == (
+        b"Bearer t",
+        b"application/json",
+        b"1",
+    )
+
+
+def test_an_api_body_without_a_type_and_other_types_on_pages():
+    assert call("/api/v1/lookup", chunks=(b'{"text": "x"}',))[0] == 415
+    status, _, route = call("/lookup", headers={"content-type": "text/plain"}, chunks=(b"q=%ff&x=\x00",))
+    assert status == 200 and route.body == b"q=%ff&x=\x00"  # not a form: the route refuses it
+
+
+def test_head_leaves_other_methods_alone_and_ends_the_answer():
+    _, body, route = call("/lookup", method="POST", app=HeadAsGetMiddleware)
+    assert route.scope["method"] == "POST" and body == b"route"
+    sent = []
+    route = Route()
+
+    async def run():
+        async def receive():
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": "HEAD", "path": "/", "headers": [], "query_string": b""}
+        await HeadAsGetMiddleware(route)(scope, receive, send)
+
+    asyncio.run(run())
+    assert [m["type"] for m in sent] == ["http.response.start", "http.response.body"]
+    assert sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
