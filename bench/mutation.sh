@@ -35,7 +35,9 @@ fi
 
 # A copy of the working tree (committed or not), so mutating it never touches the checkout.
 work="$(mktemp -d /tmp/errata-mutants-XXXXXX)"
-trap 'rm -rf "$work"' EXIT
+# The session is kept (an interrupted run can be read, and resumed with `cosmic-ray exec`).
+KEPT=/tmp/errata-mutation-last.sqlite
+trap 'cp -f "$work/session.sqlite" "$KEPT" 2>/dev/null || true; rm -rf "$work"' EXIT
 (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) \
   | tar -xf - -C "$work"
 
