@@ -39,11 +39,24 @@ def raw_request(base: str, head: bytes, body_parts=(), wait_for_continue: bool =
         try:
             while chunk := conn.recv(65536):
                 answer += chunk
-                if b"\r\n\r\n" in answer.split(b"HTTP/1.1 100 Continue\r\n\r\n")[-1]:
+                if _complete(answer):
                     break
         except ConnectionResetError:
             pass
         return answer
+
+
+def _complete(answer: bytes) -> bool:
+    """The final answer's headers and as much body as its Content-Length says have arrived."""
+    final = answer.split(b"HTTP/1.1 100 Continue\r\n\r\n")[-1]
+    head, found, body = final.partition(b"\r\n\r\n")
+    if not found:
+        return False
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(body) >= int(value)
+    return True
 
 
 def status_of(answer: bytes) -> int:
