@@ -6,12 +6,20 @@ from pathlib import Path
 import click
 from tqdm import tqdm
 
+from app import preflight
 from app.config import Settings
 from app.db import make_engine
 
 
-def _settings() -> Settings:
-    return Settings()
+def _settings(database: bool = True) -> Settings:
+    """Settings known to work: a configuration error ends the command with one message."""
+    try:
+        settings = preflight.load_settings()
+        if database:
+            preflight.check_database(settings)
+    except preflight.ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+    return settings
 
 
 @click.group()
@@ -30,6 +38,10 @@ def serve(host: str, port: int, workers: int) -> None:
     from app import migrate
     from app.services.interchange.importer import import_paths
 
+    try:
+        preflight.check_port(host, port)
+    except preflight.ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
     settings = _settings()
     migrate.upgrade(settings)
     if settings.data_dir and settings.data_dir.is_dir():
@@ -242,7 +254,7 @@ def verify(paths: tuple[Path, ...], run_scripts: bool, jobs: int) -> None:
     """Check shipped entries (default: all of the data folder) and run their reproductions."""
     from app.services.verification.shipped import verify as verify_entries
 
-    settings = _settings()
+    settings = _settings(database=False)
     if settings.data_dir is None or not settings.data_dir.is_dir():
         raise click.UsageError("ERRATA_DATA_DIR names no folder of entries")
     results = verify_entries(

@@ -27,11 +27,10 @@ from app.routers import (
     proposals,
 )
 from app.services.lookup.index import LookupIndex
-from app.web import errors
+from app.web import errors, guard
 from app.web.compression import CompressionMiddleware
 from app.web.entry_cache import FormCache
 from app.web.fastpath import EntryFastPath
-from app.web.limits import BodyLimitMiddleware
 
 
 def _warm(app: FastAPI) -> None:
@@ -94,6 +93,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(entries.router, prefix=prefix, include_in_schema=not prefix)
     errors.install(app)
     app.add_middleware(CompressionMiddleware)
-    app.add_middleware(BodyLimitMiddleware, settings=settings)
     app.add_middleware(EntryFastPath)
+    guard.install(app, settings)  # outermost: every request is checked, HEAD runs as GET
     return app

@@ -1,12 +1,15 @@
 """The `errata` command as a user runs it: real processes, real files."""
 
+import importlib.util
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import make_url
 
 from tests.conftest import CANON_MALFORMED, CANON_VALID, DEMO_ENTRIES, database_url
 
@@ -54,3 +57,48 @@ def test_help_lists_every_command(tmp_path):
     text = run("--help", db=tmp_path / "x.db").stdout
     for command in ("serve", "import", "export", "db", "backup", "reindex"):
         assert command in text
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def configuration_error(*args: str, url: str, **env: str) -> str:
+    """Runs errata with a broken configuration: it must fail with a short message, no traceback."""
+    full_env = {**os.environ, "ERRATA_DATABASE_URL": url, **env}
+    done = subprocess.run([ERRATA, *args], env=full_env, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr + done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert 1 <= len(lines) <= 2, done.stderr
+    return done.stderr
+
+
+def test_configuration_errors_say_what_is_wrong_in_a_line(tmp_path):
+    (tmp_path / "a-file").write_text("")
+    unwritable = f"sqlite:///{tmp_path / 'a-file' / 'errata.db'}"
+    assert "is not a folder" in configuration_error("serve", "--port", str(_free_port()), url=unwritable)
+    assert "/proc/errata.db" in configuration_error("db", "upgrade", url="sqlite:////proc/errata.db")
+    assert "is a folder" in configuration_error("import", str(DEMO_ENTRIES), url=f"sqlite:///{tmp_path}")
+    assert "not a database URL" in configuration_error("reindex", url="errata.db")
+    assert "mysqlclient" in configuration_error("export", str(tmp_path / "out"), url="mysql://u@localhost/e")
+    assert "cannot use (nosuch)" in configuration_error(
+        "serve", "--port", str(_free_port()), url="nosuch://x"
+    )
+    unreachable = f"postgresql://errata:secret@127.0.0.1:{_free_port()}/errata"
+    message = configuration_error("serve", "--port", str(_free_port()), url=unreachable)
+    driver = make_url(unreachable).get_dialect().driver
+    expected = "cannot connect" if importlib.util.find_spec(driver) else f"({driver}) is not installed"
+    assert expected in message and "secret" not in message
+    good = f"sqlite:///{tmp_path / 'errata.db'}"
+    assert "ERRATA_RATE_LIMIT" in configuration_error("reindex", url=good, ERRATA_RATE_LIMIT="many")
+    assert "1 to 65535" in configuration_error("serve", "--port", "99999", url=good)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert f"port {port} on 127.0.0.1 is in use" in configuration_error("serve", "--port", port, url=good)
+    # Nothing was written while the configuration was wrong.
+    assert not (tmp_path / "errata.db").exists() and not (tmp_path / "out").exists()

@@ -13,6 +13,7 @@ from app.services.entries.catalog import Filters, list_entries, searched_entries
 from app.services.entries.read import current_stamp, load_entry, locate
 from app.services.search.query import ranked_snippets
 from app.web.entry_cache import serve_form
+from app.web.params import Offset
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -30,7 +31,7 @@ def list_errors(
     ] = None,
     version: Annotated[str | None, Query(max_length=100)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ):
     stamp = current_stamp(session.connection(), ())  # before the data it vouches for
     filters = Filters(domain=domain, category=category, component=component, version=version)

@@ -21,6 +21,8 @@ _FORMATS_DOC = {
         },
     },
     404: {"description": "No entry has this id"},
+    # Errors come in the dialect of the path: a page, except on `.json` paths.
+    422: {"content": {"text/html": {}, "text/markdown": {}}},
 }
 
 

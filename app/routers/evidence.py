@@ -22,6 +22,10 @@ form_router = APIRouter()
 _RESPONSES = {
     404: {"description": "No such entry, or no such workaround/dead end in it"},
     413: {"description": "Body larger than ERRATA_MAX_BODY_BYTES"},
+    200: {
+        "description": "The same report was already stored; it is returned, not counted again",
+        "model": EvidenceCreated,
+    },
     422: {"description": "A field is invalid; `detail` names it"},
     429: {"description": "Too many submissions from this client; see Retry-After"},
 }
@@ -44,9 +48,13 @@ def _record(request: Request, settings, entry_id: str, report: EvidenceIn) -> Ev
     responses=_RESPONSES,
 )
 def submit_evidence(entry_id: str, report: EvidenceIn, request: Request, settings: SettingsDep):
-    """Report how a workaround or dead end went; the entry's figures move at once."""
+    """Report how a workaround or dead end went; the entry's figures move at once.
+
+    The same report sent again by the same client within 10 minutes is not counted again:
+    the answer is 200 with the report stored the first time.
+    """
     created = _record(request, settings, entry_id, report)
-    return json_response(created.model_dump(mode="json"), status_code=201)
+    return json_response(created.model_dump(mode="json"), status_code=200 if created.repeated else 201)
 
 
 _PAIR = re.compile(r"^\s*([^=:\s]+)\s*[=:\s]\s*(\S+)\s*$")

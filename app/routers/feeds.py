@@ -27,7 +27,13 @@ def _xml(root: ET.Element, media_type: str) -> Response:
     return Response(ET.tostring(root, encoding="utf-8", xml_declaration=True), media_type=media_type)
 
 
-@router.get("/feed.atom")
+def _documented(media_type: str) -> dict:
+    # Errors on these paths are pages (app.web.errors), not JSON.
+    errors = {status: {"content": {"text/html": {}}} for status in (404, 422)}
+    return {"response_class": Response, "responses": {200: {"content": {media_type: {}}}, **errors}}
+
+
+@router.get("/feed.atom", **_documented("application/atom+xml"))
 def atom_feed(request: Request, session: SessionDep):
     """The most recently created or changed entries."""
     base = public_base(request)
@@ -79,7 +85,7 @@ def _urlset(session, base: str, offset: int, limit: int) -> ET.Element:
     return urlset
 
 
-@router.get("/sitemap.xml")
+@router.get("/sitemap.xml", **_documented("application/xml"))
 def sitemap(request: Request, session: SessionDep):
     """Every entry page in both languages, each naming its other-language twin; past the
     protocol's 50,000 URLs, an index of gzipped parts of PART_ENTRIES entries each."""
@@ -95,7 +101,7 @@ def sitemap(request: Request, session: SessionDep):
     return _xml(index, "application/xml")
 
 
-@router.get("/sitemaps/{part}.xml.gz")
+@router.get("/sitemaps/{part}.xml.gz", **_documented("application/gzip"))
 def sitemap_part(request: Request, session: SessionDep, part: int = Path(ge=1, le=10_000)):
     """One part of the sitemap index, gzipped as the protocol allows."""
     total = session.exec(select(func.count()).select_from(Entry).where(CANONICAL)).one()

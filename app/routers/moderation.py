@@ -12,6 +12,7 @@ from app.schemas.api import EntryFigures, MergeIn, MergeOut, ModerationEvidence,
 from app.services.evidence.reports import list_evidence, moderation_log, reject_evidence, restore_evidence
 from app.services.merging.service import merge_entries, unmerge_entry
 from app.web.deps import SettingsDep
+from app.web.params import Offset
 
 
 def require_moderator(request: Request, settings: SettingsDep) -> None:
@@ -40,7 +41,7 @@ def recent_evidence(
     status: Literal["accepted", "rejected"] | None = None,
     entry_id: Annotated[str | None, Query(max_length=300)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ):
     rows = list_evidence(session, status=status, entry_id=entry_id, limit=limit, offset=offset)
     return json_response([r.model_dump(mode="json") for r in rows])
@@ -62,7 +63,7 @@ def restore(uid: str, request: Request, body: RejectIn | None = None):
 def audit_log(
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ):
     return json_response([r.model_dump() for r in moderation_log(session, limit=limit, offset=offset)])
 

@@ -89,6 +89,8 @@ class EntryFigures(BaseModel):
 class EvidenceCreated(BaseModel):
     evidence: EvidenceView
     entry: EntryFigures
+    # True when this was a repeat of a report already stored (not part of the body).
+    repeated: bool = Field(default=False, exclude=True)
 
 
 class RejectIn(BaseModel):

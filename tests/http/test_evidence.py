@@ -3,6 +3,7 @@
 import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from app.main import create_app
 from tests.conftest import ADMIN_TOKEN, SEED_ID
@@ -49,13 +50,9 @@ def test_report_is_stored_and_moves_every_figure_at_once(shipped_client):
 
 
 def test_page_shows_per_version_tallies(shipped_client):
-    for outcome in ["worked"] * 4 + ["failed"]:
-        assert (
-            shipped_client.post(
-                API, json={"item": ITEM, "outcome": outcome, "versions": {"vllm": "0.4.2"}}
-            ).status_code
-            == 201
-        )
+    for i, outcome in enumerate(["worked"] * 4 + ["failed"]):
+        report = {"item": ITEM, "outcome": outcome, "versions": {"vllm": "0.4.2"}, "note": f"run {i}"}
+        assert shipped_client.post(API, json=report).status_code == 201
     page = BeautifulSoup(shipped_client.get(f"/errors/{SEED_ID}").text, "html.parser")
     tallies = [li.text.strip() for li in page.select(".version-reports li")]
     assert "on vLLM 0.4.2: 4 worked, 1 failed" in tallies
@@ -107,9 +104,9 @@ def test_oversized_body_is_413_and_not_stored(shipped_client):
 def test_rate_limit_answers_429_with_retry_after(shipped_settings):
     settings = shipped_settings.model_copy(update={"rate_limit": 3, "rate_limit_window": 60})
     with TestClient(create_app(settings)) as client:
-        codes = [client.post(API, json={"outcome": "worked"}).status_code for _ in range(4)]
+        codes = [client.post(API, json={"outcome": "worked", "note": f"#{i}"}).status_code for i in range(4)]
         assert codes == [201, 201, 201, 429]
-        limited = client.post(API, json={"outcome": "worked"})
+        limited = client.post(API, json={"outcome": "worked", "note": "#5"})
         assert limited.status_code == 429 and 1 <= int(limited.headers["retry-after"]) <= 61
         assert entry(client)["evidence_count"] == 4
 
@@ -179,3 +176,43 @@ def test_rejecting_recomputes_and_is_audited(shipped_client):
         (uid, "reject", "spam"),
     ]
     assert shipped_client.post("/api/v1/moderation/evidence/nope/reject", headers=AUTH).status_code == 404
+
+
+MODERATION_CALLS = [
+    ("GET", "/api/v1/moderation/evidence"),
+    ("GET", "/api/v1/moderation/log"),
+    ("POST", "/api/v1/moderation/evidence/{uid}/reject"),
+    ("POST", "/api/v1/moderation/evidence/{uid}/restore"),
+]
+REFUSED = [
+    (None, {}, 403),  # token unset: moderation is off, whatever is sent
+    (None, {"Authorization": "Bearer "}, 403),
+    (None, {"Authorization": "Bearer"}, 403),
+    ("", {"Authorization": "Bearer "}, 403),  # set but empty counts as unset
+    ("", {"Authorization": "Bearer x"}, 403),
+    (ADMIN_TOKEN, {}, 401),
+    (ADMIN_TOKEN, {"Authorization": "Bearer"}, 401),
+    (ADMIN_TOKEN, {"Authorization": "Bearer "}, 401),
+    (ADMIN_TOKEN, {"Authorization": f"Basic {ADMIN_TOKEN}"}, 401),
+    (ADMIN_TOKEN, {"Authorization": ADMIN_TOKEN}, 401),
+    (ADMIN_TOKEN, {"Authorization": "Bearer nope"}, 403),
+    (ADMIN_TOKEN, {"Authorization": f"Bearer {ADMIN_TOKEN[:-1]}"}, 403),
+    (ADMIN_TOKEN, {"Authorization": f"Bearer {ADMIN_TOKEN}x"}, 403),
+    (ADMIN_TOKEN, {"Authorization": f"Bearer {ADMIN_TOKEN.upper()}"}, 403),
+]
+
+
+@pytest.mark.parametrize(("token", "headers", "status"), REFUSED)
+def test_every_moderation_call_is_refused_without_the_right_token(shipped_settings, token, headers, status):
+    with TestClient(create_app(shipped_settings)) as client:
+        uid = client.post(API, json={"outcome": "worked", "note": "to moderate"}).json()["evidence"]["uid"]
+        before = entry(client)
+    secret = None if token is None else SecretStr(token)
+    with TestClient(create_app(shipped_settings.model_copy(update={"admin_token": secret}))) as client:
+        for method, path in MODERATION_CALLS:
+            response = client.request(method, path.format(uid=uid), headers=headers, json=None)
+            assert response.status_code == status, (method, path)
+            assert "to moderate" not in response.text and "client" not in response.text
+        assert entry(client) == before
+    with TestClient(create_app(shipped_settings)) as client:
+        assert client.get("/api/v1/moderation/log", headers=AUTH).json() == []

@@ -1,5 +1,7 @@
 """Recording evidence as a service: atomic with its figures, never half-written."""
 
+from datetime import timedelta
+
 import pytest
 from sqlmodel import Session, func, select
 
@@ -45,13 +47,17 @@ def test_unknown_item_and_rate_limit_write_nothing(engine):
     with pytest.raises(ItemNotFound):
         record_evidence(engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked", item="nope"))
     limit = RateLimit(submissions=2, window_seconds=60)
-    for _ in range(2):
+    for note in ("first", "second"):
         record_evidence(
-            engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked"), client="c1", limit=limit
+            engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked", note=note), client="c1", limit=limit
         )
     with pytest.raises(RateLimited) as raised:
         record_evidence(
-            engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked"), client="c1", limit=limit
+            engine,
+            entry_id=SEED_ID,
+            report=EvidenceIn(outcome="worked", note="third"),
+            client="c1",
+            limit=limit,
         )
     assert 1 <= raised.value.retry_after <= 61
     record_evidence(engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked"), client="c2", limit=limit)
@@ -62,3 +68,29 @@ def test_reject_then_restore_recomputes_from_rows(engine):
     before = record_evidence(engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked"))
     figures = reject_evidence(engine, before.evidence.uid, "duplicate")
     assert (figures.fix_rate, figures.evidence_count) == (0.8, 1)
+
+
+def test_a_repeated_report_is_answered_with_the_stored_one_and_counted_once(engine):
+    report = EvidenceIn(outcome="worked", item="enable-swap-space", versions={"vllm": "0.4.2"}, note="ok")
+    limit = RateLimit(submissions=1, window_seconds=60)
+    first = record_evidence(engine, entry_id=SEED_ID, report=report, client="c1", limit=limit)
+    # Past the rate limit too: a retry of an acknowledged report is answered, never refused.
+    again = record_evidence(engine, entry_id=SEED_ID, report=report, client="c1", limit=limit)
+    assert (first.repeated, again.repeated) == (False, True)
+    assert again.model_dump() == first.model_dump()
+    assert counts(engine) == (2, 2)
+    # Another client, or any field different, is another report.
+    other = record_evidence(engine, entry_id=SEED_ID, report=report, client="c2")
+    changed = report.model_copy(update={"versions": {"vllm": "0.4.3"}})
+    different = record_evidence(engine, entry_id=SEED_ID, report=changed, client="c1")
+    assert not other.repeated and not different.repeated
+    assert counts(engine) == (4, 4)
+
+
+def test_the_same_report_after_the_window_counts_again(engine):
+    report = EvidenceIn(outcome="failed", note="still broken")
+    first = record_evidence(engine, entry_id=SEED_ID, report=report, client="c1")
+    later = first.evidence.submitted_at + evidence_service.DUPLICATE_WINDOW + timedelta(seconds=1)
+    again = record_evidence(engine, entry_id=SEED_ID, report=report, client="c1", now=later)
+    assert not again.repeated and again.evidence.uid != first.evidence.uid
+    assert counts(engine) == (3, 3)

@@ -50,3 +50,19 @@ def test_language_switch_keeps_the_path():
     assert switch_path("/zh/errors/llm/x", "en") == "/errors/llm/x"
     assert switch_path("/", "zh") == "/zh/"
     assert switch_path("/zh/", "en") == "/"
+
+
+# Words Chinese developers write in Latin letters; every other string needs Chinese.
+SAME_IN_CHINESE = {"ID"}
+
+
+def test_no_chinese_string_is_the_english_left_in_place():
+    with (LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        catalog = read_po(handle)
+    untranslated = []
+    for entry in catalog:
+        ids = entry.id if isinstance(entry.id, tuple) else (entry.id,)
+        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        if entry.id and ids[0] not in SAME_IN_CHINESE and set(strings) & set(ids):
+            untranslated.append(ids[0])
+    assert not untranslated, f"these msgstr are the English text: {untranslated}"

@@ -25,6 +25,10 @@ from app.services.entries.read import evidence_views
 from app.services.entries.store import add_evidence_row, item_key, recompute_figures
 from app.services.errors import EntryNotFound, EvidenceNotFound, ItemNotFound, RateLimited
 
+# A report identical to one the same client sent this recently is the same report sent
+# again (a double click, a retry after a lost answer): it is answered, not counted twice.
+DUPLICATE_WINDOW = timedelta(minutes=10)
+
 
 @dataclass(frozen=True)
 class RateLimit:
@@ -72,6 +76,24 @@ def check_rate(session: Session, client: str, limit: RateLimit, now: datetime, m
         raise RateLimited(max(1, int(retry) + 1))
 
 
+def _same_report(session: Session, entry_id: str, report: EvidenceIn, client: str, now: datetime):
+    recent = session.exec(
+        select(Evidence)
+        .where(
+            Evidence.client == client,
+            Evidence.submitted_at > now - DUPLICATE_WINDOW,
+            Evidence.entry_id == entry_id,
+            Evidence.outcome == report.outcome,
+        )
+        .order_by(col(Evidence.id).desc())
+    ).all()
+    wanted = (report.item, report.versions, report.note, report.source_url)
+    for row, view in zip(recent, evidence_views(session, list(recent)), strict=True):
+        if (view.item, view.versions, view.note, view.source_url) == wanted:
+            return row
+    return None
+
+
 def record_evidence(
     engine: Engine,
     *,
@@ -83,10 +105,12 @@ def record_evidence(
 ) -> EvidenceCreated:
     """Insert one report and rewrite the entry's figures, atomically.
 
-    The entry's row is locked for the transaction and the client's reports are counted
-    under a lock of the client's own (see check_rate), so the rate-limit count, the insert and the new
-    figures see and leave one consistent state even with several server processes (or
-    several machines on one PostgreSQL).
+    The transaction takes the entry writers' turn and the entry's row lock, and the client's
+    reports are checked under a lock of the client's own, so the duplicate check, the
+    rate-limit count, the insert and the new figures see and leave one consistent state even
+    with several server processes (or several machines on one PostgreSQL): of two identical
+    reports sent at once, one is stored and both are answered with it (`repeated` is true
+    for the second).
     """
     now = now or datetime.now(UTC)
     with write_session(engine) as session:
@@ -96,18 +120,13 @@ def record_evidence(
             raise EntryNotFound(entry_id)
         entry_id, kind = _item_owner(session, entry_id, report.item)
         canonical = session.get(Entry, entry_id).canonical_id
-        if client is not None and limit is not None:
-            check_rate(session, client, limit, now)
-        doc = EvidenceDoc(
-            uid=new_uid(now),
-            item=report.item,
-            outcome=report.outcome,
-            versions=report.versions,
-            note=report.note,
-            source_url=report.source_url,
-            submitted_at=now,
-        )
-        row = add_evidence_row(session, entry_id, doc, client)
+        row = None
+        if client is not None:
+            backends.lock(session, f"errata: {Evidence.__tablename__} of {client}")
+            row = _same_report(session, entry_id, report, client, now)
+        repeated = row is not None
+        if not repeated:
+            row = _insert(session, entry_id, report, client, limit, now)
         figures = recompute_figures(session, entry_id)
         item = None
         if kind is not None:
@@ -122,8 +141,31 @@ def record_evidence(
                 evidence_count=figures.evidence_count,
                 item=item,
             ),
+            repeated=repeated,
         )
     return created
+
+
+def _insert(
+    session: Session,
+    entry_id: str,
+    report: EvidenceIn,
+    client: str | None,
+    limit: RateLimit | None,
+    now: datetime,
+) -> Evidence:
+    if client is not None and limit is not None:
+        check_rate(session, client, limit, now)
+    doc = EvidenceDoc(
+        uid=new_uid(now),
+        item=report.item,
+        outcome=report.outcome,
+        versions=report.versions,
+        note=report.note,
+        source_url=report.source_url,
+        submitted_at=now,
+    )
+    return add_evidence_row(session, entry_id, doc, client)
 
 
 def _set_status(engine: Engine, uid: str, status: str, action: str, reason: str | None) -> EntryFigures:
