@@ -24,10 +24,11 @@ from starlette.types import Receive, Scope, Send
 from app.config import PROJECT_ROOT
 from app.services.entries.read import Stamp
 
-# Browsers and shared caches (nginx proxy_cache, a CDN) may serve an entry for a minute
-# without asking, then for five more while they revalidate in the background; a write is
-# therefore seen through a shared cache within 60 s (plus the one request that refreshes it).
-CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300"
+# A shared cache (nginx proxy_cache, a CDN) may serve an entry for a minute without asking,
+# so a write is seen through it within 60 s (plus the one request that refreshes it); a
+# browser asks every time, and its If-None-Match costs a 304 from the fast path, so a reader
+# sees a change (an accepted edit, another's report) at the next load.
+CACHE_CONTROL = "public, max-age=0, must-revalidate, s-maxage=60"
 _MIN_GZIP = 512
 # Headers of the rendered response that the stored form does not replay as they were.
 _RECOMPUTED = {"content-length", "content-encoding", "etag", "cache-control", "vary"}
