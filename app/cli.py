@@ -319,7 +319,12 @@ def _answer(text: str, url: str | None, lang: str | None, limit: int, versions: 
     lang = lang or terminal_lang(os.environ)
     try:
         return find_answer(
-            text, lang=lang, limit=limit, versions=parsed or None, url=url, settings=_settings()
+            text,
+            lang=lang,
+            limit=limit,
+            versions=parsed or None,
+            url=url,
+            settings=_settings(database=url is None),
         )
     except RemoteError as exc:
         raise click.ClickException(str(exc)) from None

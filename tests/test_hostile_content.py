@@ -119,8 +119,10 @@ def write(path: Path, doc: dict) -> Path:
 
 
 def good(entry_id: str) -> dict:
+    # Copies of one entry: with a revision, as exported files carry, so that the import's
+    # duplicate rule (which merges only files without bookkeeping) leaves them apart.
     doc = yaml.safe_load(SOURCE.read_text())
-    doc.update(id=entry_id, related={})
+    doc.update(id=entry_id, related={}, revision=1)
     return doc
 
 

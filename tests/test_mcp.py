@@ -50,13 +50,13 @@ async def _session(target, rate_limit: int) -> dict:
         best = found.structured_content["matches"][0]["best_workaround"]["id"]
         seen["best"] = best
         seen["reports"] = []
-        for _ in range(rate_limit):
+        for n in range(rate_limit):  # each its own report: a repeated one is counted once
             seen["reports"].append(
                 await _call(
                     client,
                     tools,
                     "report_outcome",
-                    {"id": GIT_ID, "item": best, "outcome": "worked", "versions": {"git": "2.43.0"}},
+                    {"id": GIT_ID, "item": best, "outcome": "worked", "versions": {"git": f"2.43.{n}"}},
                 )
             )
         seen["limited"] = await client.call_tool("report_outcome", {"id": GIT_ID, "outcome": "worked"})

@@ -22,6 +22,7 @@ from app.services.merging.service import merge_entries, unmerge_entry
 from app.services.proposals import queue
 from app.web import moderator_session as ms
 from app.web.deps import LangDep, SettingsDep
+from app.web.params import MAX_ROW_ID, FormRowId, RowId
 from app.web.templating import render_page
 
 router = APIRouter(include_in_schema=False)
@@ -132,7 +133,7 @@ def logout(request: Request, settings: SettingsDep, lang: LangDep, csrf: Csrf):
 
 
 @router.get("/moderation/proposals/{proposal_id}")
-def proposal(proposal_id: int, request: Request, settings: SettingsDep, lang: LangDep):
+def proposal(proposal_id: RowId, request: Request, settings: SettingsDep, lang: LangDep):
     moderator = _moderator(request, settings)
     if moderator is None:
         return RedirectResponse(_base(lang), status_code=303)
@@ -157,7 +158,7 @@ def proposal(proposal_id: int, request: Request, settings: SettingsDep, lang: La
 
 @router.post("/moderation/proposals/{proposal_id}/accept")
 def accept_form(
-    proposal_id: int,
+    proposal_id: RowId,
     request: Request,
     settings: SettingsDep,
     lang: LangDep,
@@ -171,7 +172,12 @@ def accept_form(
 
 @router.post("/moderation/proposals/{proposal_id}/reject")
 def reject_form(
-    proposal_id: int, request: Request, settings: SettingsDep, lang: LangDep, csrf: Csrf, reason: Reason = ""
+    proposal_id: RowId,
+    request: Request,
+    settings: SettingsDep,
+    lang: LangDep,
+    csrf: Csrf,
+    reason: Reason = "",
 ):
     _require(request, settings, csrf)
     queue.reject_proposal(request.app.state.engine, proposal_id, reason.strip() or None)
@@ -201,8 +207,8 @@ def revert_form(
     lang: LangDep,
     csrf: Csrf,
     entry_id: Annotated[str, Form(max_length=300)],
-    revision: Annotated[int, Form(ge=1)],
-    proposal: Annotated[int | None, Form()] = None,
+    revision: FormRowId,
+    proposal: Annotated[int | None, Form(ge=1, le=MAX_ROW_ID)] = None,
 ):
     _require(request, settings, csrf)
     restore_revision(request.app.state.engine, entry_id, revision)

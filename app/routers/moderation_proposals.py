@@ -12,6 +12,7 @@ from app.schemas.proposals import AcceptIn, DecisionIn, ProposalView, RevertIn
 from app.services.history.revisions import restore_revision
 from app.services.proposals import queue
 from app.services.proposals.errors import ProposalInvalid
+from app.web.params import Offset, RowId
 
 router = APIRouter(
     prefix="/api/v1/moderation",
@@ -28,7 +29,7 @@ def list_proposals(
     entry_id: Annotated[str | None, Query(max_length=300)] = None,
     kind: Annotated[str | None, Query(max_length=20)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ):
     """Pending proposals oldest first (the queue); accepted or rejected ones newest first."""
     rows = queue.list_proposals(
@@ -47,14 +48,14 @@ def accept(engine, proposal_id: int, document: str | None) -> ProposalView:
 @router.post(
     "/proposals/{proposal_id}/accept", response_model=ProposalView, responses={404: {}, 409: {}, 422: {}}
 )
-def accept_proposal(proposal_id: int, request: Request, body: AcceptIn | None = None):
+def accept_proposal(proposal_id: RowId, request: Request, body: AcceptIn | None = None):
     """Apply the proposal as a new revision of the entry; `document` (YAML) replaces it as edited."""
     view = accept(request.app.state.engine, proposal_id, body.document if body else None)
     return json_response(view.model_dump(mode="json"))
 
 
 @router.post("/proposals/{proposal_id}/reject", response_model=ProposalView, responses={404: {}, 409: {}})
-def reject_proposal(proposal_id: int, request: Request, body: DecisionIn | None = None):
+def reject_proposal(proposal_id: RowId, request: Request, body: DecisionIn | None = None):
     view = queue.reject_proposal(request.app.state.engine, proposal_id, body.reason if body else None)
     return json_response(view.model_dump(mode="json"))
 

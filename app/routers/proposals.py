@@ -25,6 +25,7 @@ from app.services.proposals.form import change_from_form, prefill_from_paste
 from app.services.proposals.scrub import scrub
 from app.web.deps import LangDep, SettingsDep
 from app.web.limits import client_of
+from app.web.params import RowId
 from app.web.templating import render_page
 
 api_router = APIRouter(prefix="/api/v1", tags=["proposals"])
@@ -69,7 +70,7 @@ def propose(body: AnyProposalIn, request: Request, settings: SettingsDep):
 
 
 @api_router.get("/proposals/{proposal_id}", response_model=ProposalView, responses={404: {}})
-def proposal_status(proposal_id: int, session: SessionDep):
+def proposal_status(proposal_id: RowId, session: SessionDep):
     """A proposal and where it stands: pending, accepted (with the revision it made) or rejected."""
     return json_response(queue.get_proposal(session, proposal_id).model_dump(mode="json"))
 
@@ -127,7 +128,7 @@ def propose_new_page(
 
 
 @page_router.get("/proposals/{proposal_id}", include_in_schema=False)
-def proposal_page(proposal_id: int, request: Request, lang: LangDep):
+def proposal_page(proposal_id: RowId, request: Request, lang: LangDep):
     with read_session(request.app.state.engine) as session:
         view = queue.get_proposal(session, proposal_id)
         changes, problem = proposal_changes(session, proposal_id)
