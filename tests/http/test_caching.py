@@ -23,22 +23,28 @@ VIEWS = [
 
 @contextmanager
 def counting(client: TestClient):
-    """Statements the app runs: through its ORM engine, and on the fast path's own connection."""
+    """Statements the app runs through its ORM engine, and the stamp checks of the fast path
+    (one query each, on its own connection, whichever the backend)."""
     orm: list[str] = []
-    stamps: list[str] = []
+    stamps: list[tuple[str, ...]] = []
 
     def on_execute(conn, cursor, statement, parameters, context, executemany):
         orm.append(statement)
 
-    engine = client.app.state.engine
-    event.listen(engine, "before_cursor_execute", on_execute)
-    raw = client.app.state.read_stamp.driver_connection
-    raw.set_trace_callback(stamps.append)
+    state = client.app.state
+    reader = state.read_stamp
+
+    def counted(ids: tuple[str, ...]):
+        stamps.append(ids)
+        return reader(ids)
+
+    event.listen(state.engine, "before_cursor_execute", on_execute)
+    state.read_stamp = counted
     try:
         yield orm, stamps
     finally:
-        event.remove(engine, "before_cursor_execute", on_execute)
-        raw.set_trace_callback(None)
+        event.remove(state.engine, "before_cursor_execute", on_execute)
+        state.read_stamp = reader
 
 
 def _rows(statements: list[str]) -> list[str]:
