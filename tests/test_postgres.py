@@ -14,11 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 from alembic import command
-from alembic.autogenerate import compare_metadata
-from alembic.migration import MigrationContext
 from fastapi.testclient import TestClient
 from sqlalchemy import text
-from sqlmodel import SQLModel
 
 from app.db import make_engine, read_session
 from app.main import create_app
@@ -34,6 +31,7 @@ from tests.conftest import ADMIN_TOKEN, DEMO_ENTRIES, SEED_ID, SHIPPED, load, ma
 from tests.pg import binaries
 from tests.server import serving
 from tests.test_import_export import all_json
+from tests.test_migrations import schema_differences
 
 pytestmark = pytest.mark.postgres
 
@@ -52,16 +50,7 @@ def test_the_same_revisions_build_the_models_schema(pg_cluster):
     upgrade(settings)
     engine = make_engine(settings)
     with engine.connect() as conn:
-        context = MigrationContext.configure(
-            conn,
-            opts={
-                "compare_type": True,
-                "include_object": lambda obj, name, type_, *_: (
-                    not (type_ == "table" and name.startswith(("entry_fts", "entry_search")))
-                ),
-            },
-        )
-        assert compare_metadata(context, SQLModel.metadata) == []
+        assert schema_differences(conn) == []
         assert conn.execute(text("SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'")).scalar() == 1
     engine.dispose()
     command.downgrade(alembic_config(settings), "base")

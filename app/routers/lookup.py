@@ -8,7 +8,7 @@ posts to `/lookup`, which answers with a redirect to that page.
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse
 
 from app.db import SessionDep, write_session
@@ -63,15 +63,20 @@ def lookup_form(request: Request, text: Annotated[str, Form(max_length=MAX_PASTE
     return RedirectResponse(_results_url(request, text), status_code=303)
 
 
-@page_router.get("/lookup", include_in_schema=False)
-def lookup_page(
-    request: Request,
+def pasted(
     session: SessionDep,
-    lang: LangDep,
     q: Annotated[str, Query(max_length=MAX_PASTE_BYTES)] = "",
     p: Annotated[str, Query(max_length=32)] = "",
-):
-    text = pastes.read(session, p) if p else q
+) -> str:
+    """The paste a page is about: in the URL itself (`q`), or behind a permalink (`p`)."""
+    return pastes.read(session, p) if p else q
+
+
+Pasted = Annotated[str, Depends(pasted)]
+
+
+@page_router.get("/lookup", include_in_schema=False)
+def lookup_page(request: Request, session: SessionDep, lang: LangDep, text: Pasted):
     matches = _matches(request, session, text, PAGE_MATCHES, None) if text.strip() else []
     return render_page(
         request,

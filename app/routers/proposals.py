@@ -3,9 +3,7 @@
 Nothing here changes an entry: a proposal waits in the review queue (app.services.proposals).
 """
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse
@@ -13,12 +11,11 @@ from pydantic import ValidationError
 
 from app.db import SessionDep, read_session
 from app.render.formats import json_response
-from app.schemas.api import MAX_PASTE_BYTES
+from app.routers.lookup import Pasted
 from app.schemas.proposals import AnyProposalIn, ProposalIn, ProposalView
 from app.services.entries.read import get_entry
 from app.services.evidence.reports import RateLimit
 from app.services.history.diff import FieldDiff
-from app.services.lookup import pastes
 from app.services.proposals import queue
 from app.services.proposals.errors import ProposalInvalid
 from app.services.proposals.form import change_from_form, prefill_from_paste
@@ -115,15 +112,8 @@ def propose_page(entry_id: str, request: Request, session: SessionDep, lang: Lan
 
 
 @page_router.get("/propose", include_in_schema=False)
-def propose_new_page(
-    request: Request,
-    session: SessionDep,
-    lang: LangDep,
-    q: Annotated[str, Query(max_length=MAX_PASTE_BYTES)] = "",
-    p: Annotated[str, Query(max_length=32)] = "",
-):
+def propose_new_page(request: Request, lang: LangDep, text: Pasted):
     """A new entry's form, prefilled from the paste with what identifies people taken out."""
-    text = pastes.read(session, p) if p else q
     return render_page(request, "propose_new.html", lang, prefill=prefill_from_paste(scrub(text)))
 
 

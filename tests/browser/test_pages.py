@@ -220,6 +220,13 @@ def test_pages_have_no_serious_accessibility_violations(site, browser):
         "/about",
         "/zh/about",
     ]
+    found = serious_violations(page, site, paths)
+    context.close()
+    assert not found
+
+
+def serious_violations(page, site: str, paths: list[str]) -> dict[str, list[str]]:
+    """axe-core's serious and critical findings on each page, by path."""
     found = {}
     for path in paths:
         page.goto(site + path)
@@ -232,5 +239,4 @@ def test_pages_have_no_serious_accessibility_violations(site, browser):
         ]
         if bad:
             found[path] = bad
-    context.close()
-    assert not found
+    return found

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.browser.test_pages import AXE, browser, site  # noqa: F401  (shared fixtures)
+from tests.browser.test_pages import AXE, browser, serious_violations, site  # noqa: F401  (shared fixtures)
 from tests.conftest import ADMIN_TOKEN, SEED_ID
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -138,17 +138,6 @@ def test_new_pages_have_no_serious_accessibility_violations(site, browser):  # n
     if not AXE.exists():
         pytest.fail(f"axe-core is not installed: npm ci --prefix {AXE.parents[2]}")
     context, page, paths = _pages_of_a_moderated_site(site, browser)
-    found = {}
-    for path in paths:
-        page.goto(site + path)
-        page.add_script_tag(path=str(AXE))
-        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-        bad = [
-            f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
-            for v in result["violations"]
-            if v["impact"] in ("serious", "critical")
-        ]
-        if bad:
-            found[path] = bad
+    found = serious_violations(page, site, paths)
     context.close()
     assert not found
