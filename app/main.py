@@ -1,8 +1,10 @@
 """The ASGI application: routers, static files, error handlers. No logic here."""
 
+import gc
 import threading
 from contextlib import asynccontextmanager
 
+import anyio
 from fastapi import FastAPI
 
 from app.agents.transports import mount_http
@@ -36,6 +38,9 @@ from app.web.fastpath import EntryFastPath
 def _warm(app: FastAPI) -> None:
     with read_session(app.state.engine) as session:
         app.state.lookup_index.refresh(session)
+    # The index lives as long as the process: keep the collector from walking its million
+    # objects again and again (each full collection of a large base stalled requests).
+    gc.freeze()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -45,8 +50,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         if settings.warm_lookup_index:
             threading.Thread(target=_warm, args=(app,), name="warm-lookup-index", daemon=True).start()
-        async with mcp_server.session_manager.run():
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(mcp_endpoint.run)
             yield
+            tasks.cancel_scope.cancel()
         app.state.engine.dispose()
         app.state.read_stamp.close()
         app.state.stamp_engine.dispose()
@@ -65,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.stamp_engine = make_engine(settings)
     app.state.read_stamp = entry_stamp_reader(app.state.stamp_engine)
     app.state.lookup_index = LookupIndex()
-    mcp_server = mount_http(app, settings)
+    mcp_endpoint = mount_http(app, settings)
     app.state.entry_forms = FormCache(settings.entry_cache_mb * 1024 * 1024)
     # Lists and searches apart, so that many distinct queries cannot push entries out.
     app.state.list_forms = FormCache(settings.entry_cache_mb * 1024 * 1024 // 4)

@@ -37,6 +37,8 @@ for size in $SIZES; do
     echo "building $db ..."
     "$PY" bench/build_data.py "$size" "$db"
   fi
+  # A database kept from an older checkout gets this checkout's migrations.
+  ERRATA_DATABASE_URL="sqlite:///$db" ERRATA_DATA_DIR="" "$PY" -c "from app.cli import main; main()" db upgrade >/dev/null
   dbs+=("$db")
 done
 

@@ -1,7 +1,7 @@
 -- Requests taken in turn from a list: PATHS names a file of paths (one a line) for GETs;
 -- with BODIES (a file of request bodies, one a line) each request POSTs the next body to
 -- the first path instead. With UNIQUE set, each GET gets a query parameter of its own, so
--- no cache can answer it.
+-- no cache can answer it; each body likewise.
 local paths, bodies = {}, {}
 for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
 if os.getenv("BODIES") then
@@ -11,7 +11,11 @@ local i = 0
 request = function()
   i = i + 1
   if #bodies > 0 then
-    return wrk.format("POST", paths[1], {["Content-Type"] = "application/json"}, bodies[(i % #bodies) + 1])
+    local body = bodies[(i % #bodies) + 1]
+    -- A JSON body {"text": "..."}: a number at the end of the text makes it new, and changes
+    -- nothing else (lookups blank out numbers).
+    if os.getenv("UNIQUE") then body = body:sub(1, -3) .. " " .. i .. '"}' end
+    return wrk.format("POST", paths[1], {["Content-Type"] = "application/json"}, body)
   end
   local path = paths[(i % #paths) + 1]
   if os.getenv("UNIQUE") then path = path .. "&bench=" .. i end

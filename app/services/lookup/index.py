@@ -12,7 +12,8 @@ import math
 import sys
 import threading
 from collections import OrderedDict, defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from sqlalchemy import func
@@ -29,29 +30,35 @@ _CHUNK = 2000
 _REMEMBERED = 4096
 
 
-@dataclass
+# Each way the error is known to be worded (the signature, each alternative of each pattern,
+# the title), as its distinct words: a paste that holds one of them whole is that error.
+# Tuples, not sets: the words are only ever iterated, and a tuple of six takes a seventh of
+# the memory of a frozenset of six (the index holds three per entry).
+Phrasing = tuple[float, tuple[str, ...]]
+
+
+@dataclass(slots=True)
 class IndexedEntry:
     id: str
-    title: tuple[str, str | None]  # (en, zh)
-    # Each way the error is known to be worded (the signature, each alternative of each
-    # pattern, the title): a paste that holds one of them whole is that error.
-    phrasings: list[tuple[float, frozenset[str]]]
+    phrasings: tuple[Phrasing, ...]
     patterns: tuple[str, ...]
-    versions: list[tuple[str, str, str]] = field(default_factory=list)
+    versions: tuple[tuple[str, str, str], ...] = ()
 
 
 def _phrasings(
-    titles: list[tuple[str, str]], wordings: list[str], patterns: list[str]
-) -> list[tuple[float, frozenset[str]]]:
-    """`titles`: (id, English title) of the entry and of each alias merged into it."""
+    titles: list[tuple[str, str]], wordings: list[str], patterns: list[str], shared: Callable
+) -> tuple[Phrasing, ...]:
+    """`titles`: (id, English title) of the entry and of each alias merged into it; `shared`
+    gives the one copy of a phrasing that many entries of a load hold (see `_load`)."""
     found = [(SIGNATURE, wording) for wording in wordings]
     found += [(PATTERN, regex_words(alt)) for pattern in patterns for alt in alternatives(pattern)]
     found += [(TITLE, f"{title} {entry_id.split('/')[1].replace('-', ' ')}") for entry_id, title in titles]
     # Interned: the same words recur across thousands of entries.
-    return [(weight, frozenset(map(sys.intern, tokens(text)))) for weight, text in found if tokens(text)]
+    words = ((weight, tuple(dict.fromkeys(map(sys.intern, tokens(text))))) for weight, text in found)
+    return tuple(shared(phrasing, phrasing) for phrasing in words if phrasing[1])
 
 
-def field_weights(phrasings: list[tuple[float, frozenset[str]]]) -> dict[str, float]:
+def field_weights(phrasings: tuple[Phrasing, ...]) -> dict[str, float]:
     """Each word of an entry with the weight of the strongest phrasing that holds it."""
     weights: dict[str, float] = {}
     for weight, words in phrasings:
@@ -60,10 +67,11 @@ def field_weights(phrasings: list[tuple[float, frozenset[str]]]) -> dict[str, fl
     return weights
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def compiled(pattern: str):
     """A compiled pattern, kept for the patterns in use: a compiled RE2 program takes about
-    9 KB, too much to hold for every entry of a large base."""
+    6 KB, and once run holds its DFA states too (about 14 KB in all), too much to hold for
+    every entry of a large base; compiling one again takes about 20 µs."""
     try:
         return compile_pattern(pattern)
     except ValueError:
@@ -78,13 +86,18 @@ class LookupIndex:
         self._lock = threading.Lock()
         self._results: OrderedDict[tuple, tuple] = OrderedDict()
         self._results_lock = threading.Lock()
+        self._idf: dict[str, float] = {}
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def idf(self, token: str) -> float:
-        df = len(self.postings.get(token, ()))
-        return self.idf_at(df) if df else 0.0
+        # Memoised until the next refresh: a lookup asks for the idf of a word thousands of times.
+        found = self._idf.get(token)
+        if found is None:
+            df = len(self.postings.get(token, ()))
+            found = self._idf[token] = self.idf_at(df) if df else 0.0
+        return found
 
     def idf_at(self, df: float) -> float:
         """The idf of a word that `df` entries hold."""
@@ -126,6 +139,7 @@ class LookupIndex:
             if latest <= self.watermark:
                 return
             self._load(session, self.watermark)
+            self._idf = {}
             self.watermark = latest
             with self._results_lock:
                 self._results.clear()  # ranked against entries that have changed since
@@ -141,6 +155,9 @@ class LookupIndex:
             if canonical:
                 self._drop(entry_id)
         ids = [entry_id for entry_id, canonical in rows if not canonical]
+        # Entries of a base repeat each other's phrasings and version rows (half the
+        # phrasings of a large base are repeats): one copy of each, for this load.
+        shared = {}.setdefault
         for start in range(0, len(ids), _CHUNK):
             part = ids[start : start + _CHUNK]
             members: dict[str, list[str]] = {entry_id: [entry_id] for entry_id in part}
@@ -165,26 +182,24 @@ class LookupIndex:
                     VersionRow.entry_id, VersionRow.component, VersionRow.version, VersionRow.status
                 ).where(col(VersionRow.entry_id).in_(list(owner)))
             ):
-                versions[owner[entry_id]].append((sys.intern(component.lower()), version, sys.intern(status)))
+                versions[owner[entry_id]].append(shared(row := (component.lower(), version, status), row))
             texts = {
-                entry_id: (title_en, title_zh, [signature, *(v["text"] for v in variants)])
-                for entry_id, title_en, title_zh, signature, variants in session.exec(
-                    select(Entry.id, Entry.title_en, Entry.title_zh, Entry.signature, Entry.variants).where(
+                entry_id: (title_en, [signature, *(v["text"] for v in variants)])
+                for entry_id, title_en, signature, variants in session.exec(
+                    select(Entry.id, Entry.title_en, Entry.signature, Entry.variants).where(
                         col(Entry.id).in_(list(owner))
                     )
                 )
             }
             for entry_id, group in members.items():
-                title_en, title_zh, _ = texts[entry_id]
                 titles = [(member, texts[member][0]) for member in group]
-                wordings = list(dict.fromkeys(w for member in group for w in texts[member][2]))
+                wordings = list(dict.fromkeys(w for member in group for w in texts[member][1]))
                 self._put(
                     IndexedEntry(
                         id=entry_id,
-                        title=(title_en, title_zh),
-                        phrasings=_phrasings(titles, wordings, patterns[entry_id]),
+                        phrasings=_phrasings(titles, wordings, patterns[entry_id], shared),
                         patterns=tuple(patterns[entry_id]),
-                        versions=versions[entry_id],
+                        versions=tuple(versions[entry_id]),
                     )
                 )
 

@@ -13,8 +13,9 @@
 import heapq
 from dataclasses import dataclass
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
+from app.models import Entry
 from app.schemas.common import Text
 from app.services.entries.versions import covers
 from app.services.lookup.index import IndexedEntry, LookupIndex, compiled
@@ -40,7 +41,7 @@ MIN_SHARED_WORDS = 3
 QUOTED_WEIGHT = 0.5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     id: str
     title: Text
@@ -180,12 +181,33 @@ def lookup(
     key = index.result_key(index.watermark, text, limit, tuple(sorted((versions or {}).items())))
     found = index.recall(key)
     if found is None:
-        found = tuple(_rank(index, text, limit, versions))
+        found = _titled(session, _rank(index, text, limit, versions))
         index.remember(key, found)
     return list(found)
 
 
-def _rank(index: LookupIndex, text: str, limit: int, versions: dict[str, str] | None) -> list[Match]:
+def _titled(session: Session, ranked: list[tuple[str, float]]) -> tuple[Match, ...]:
+    """The matches with their titles, read for these few entries only: the index holds no
+    titles (they would be a tenth of its memory)."""
+    if not ranked:
+        return ()
+    titles = {
+        entry_id: Text(en=en, zh=zh)
+        for entry_id, en, zh in session.exec(
+            select(Entry.id, Entry.title_en, Entry.title_zh).where(col(Entry.id).in_([i for i, _ in ranked]))
+        )
+    }
+    return tuple(
+        Match(id=entry_id, title=titles[entry_id], score=score, url=entry_url(entry_id))
+        for entry_id, score in ranked
+        if entry_id in titles
+    )
+
+
+def _rank(
+    index: LookupIndex, text: str, limit: int, versions: dict[str, str] | None
+) -> list[tuple[str, float]]:
+    """(entry id, score) of the entries that fit, best first."""
     query, strong_text = _query_weights(text)
     if not query:
         return []
@@ -201,14 +223,5 @@ def _rank(index: LookupIndex, text: str, limit: int, versions: dict[str, str] | 
     scored.sort(key=lambda pair: (-pair[0], pair[1].id))
     if not scored or scored[0][0] < MIN_SCORE:
         return []
-    best = scored[0][0]
-    return [
-        Match(
-            id=e.id,
-            title=Text(en=e.title[0], zh=e.title[1]),
-            score=round(min(score / 1.1, 1.0), 4),
-            url=entry_url(e.id),
-        )
-        for score, e in scored[:limit]
-        if score >= max(MIN_SCORE, best * 0.5)
-    ]
+    floor = max(MIN_SCORE, scored[0][0] * 0.5)
+    return [(e.id, round(min(score / 1.1, 1.0), 4)) for score, e in scored[:limit] if score >= floor]
