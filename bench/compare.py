@@ -371,11 +371,14 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
         proxy.pids = nginx.pids  # the same nginx process serves both
         proxy.cpu_seconds = nginx.cpu_seconds
 
-        for _ in range(2):  # warm every form and the datasette page cache
+        for _ in range(2):  # warm every form, the lookups asked again, and datasette's page cache
             drive(errata, files["json"], 2)
             drive(errata, files["html_en"], 2)
             drive(errata, files["html_zh"], 2)
+            drive(errata, files["search"], 2)
+            drive(errata, files["lookup"], 2, bodies=files["pastes"])
             drive(datasette, files["ds_json"], 2)
+            drive(datasette, files["ds_search"], 2)
 
         sec = args.seconds
         table = {}

@@ -109,8 +109,10 @@ class LookupIndex:
         lists = sorted((self.postings.get(t, {}) for t in words), key=len)
         if not lists or not lists[0]:
             return 0
-        first, rest = lists[0], lists[1:]
-        return sum(all(entry_id in other for other in rest) for entry_id in first)
+        common = lists[0].keys()
+        for other in lists[1:]:  # smallest first, so each intersection is as small as it gets
+            common = common & other.keys()
+        return len(common)
 
     @staticmethod
     def result_key(watermark: int, text: str, *rest) -> tuple:

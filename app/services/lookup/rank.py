@@ -11,6 +11,7 @@
 """
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
@@ -39,6 +40,7 @@ FULL_PHRASING = 12.0  # idf mass (about three distinctive words) that makes a ph
 DISTINCTIVE_SHARE = 0.01
 MIN_SHARED_WORDS = 3
 QUOTED_WEIGHT = 0.5
+HELD = 0.6  # a word of a paste line this strong counts as held in full
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +105,7 @@ class _Evidence:
     entry: IndexedEntry
     coverage: float  # how much of the entry's signature the paste contains
     explained: float  # how much of the paste the entry accounts for
-    pattern_hit: bool
-    specific: bool = False  # the paste holds a rare word of the entry, or several of one phrasing
+    specific: bool  # the paste holds a rare word of the entry, or several of one phrasing
 
 
 class _Rarity:
@@ -117,8 +118,8 @@ class _Rarity:
         self.rare_idf = index.idf_at(self.rare_df)
         self._conjunctions: dict[frozenset[str], bool] = {}
 
-    def specific(self, held: list[str], idf: dict[str, float]) -> bool:
-        if any(idf[t] >= self.rare_idf for t in held):
+    def specific(self, held: list[str], idf: Callable[[str], float]) -> bool:
+        if any(idf(t) >= self.rare_idf for t in held):
             return True
         if len(held) < MIN_SHARED_WORDS:
             return False
@@ -131,39 +132,50 @@ class _Rarity:
 def _measure(entry: IndexedEntry, rarity: _Rarity, query: dict[str, float], text: str) -> _Evidence:
     """Judge the entry by its best phrasing: coverage of that phrasing by the paste, and how
     much of the paste it accounts for (so an entry with many patterns gains nothing by it)."""
-    idf = {token: rarity.index.idf(token) for _, words in entry.phrasings for token in words}
+    idf = rarity.index.idf
     coverage = explained = 0.0
     specific = False
     for weight, words in entry.phrasings:
-        held_words = [t for t in words if query.get(t, 0.0) >= 0.6]
+        # One pass over the words (this runs for every candidate of every lookup): the
+        # phrasing's idf mass, the part of it the paste holds (a word in a weak line counts
+        # in proportion), and the paste's weight it accounts for.
+        mass = held = accounted = 0.0
+        held_words = []
+        for token in words:
+            token_idf = idf(token)
+            mass += token_idf
+            in_paste = query.get(token)
+            if in_paste is not None:
+                held += token_idf * (1.0 if in_paste >= HELD else in_paste / HELD)
+                accounted += in_paste * token_idf
+                if in_paste >= HELD:
+                    held_words.append(token)
         specific = specific or rarity.specific(held_words, idf)
-        mass = sum(idf[t] for t in words)
         if not mass:
             continue
-        held = sum(idf[t] * min(1.0, query.get(t, 0.0) / 0.6) for t in words)
         # A phrasing of one or two common words proves little even when whole.
         coverage = max(coverage, weight * held / mass * min(1.0, mass / FULL_PHRASING))
-        explained = max(explained, weight * sum(query[t] * idf[t] for t in words if t in query))
-    # Patterns only decide between entries that could fit; compiling them costs more than words.
-    pattern_hit = (
-        coverage >= FITS_WITH_PATTERN
-        and bool(text)
-        and any((regex := compiled(p)) is not None and regex.search(text) for p in entry.patterns)
+        explained = max(explained, weight * accounted)
+    return _Evidence(entry, coverage, explained, specific)
+
+
+def _pattern_hit(entry: IndexedEntry, text: str) -> bool:
+    return bool(text) and any(
+        (regex := compiled(p)) is not None and regex.search(text) for p in entry.patterns
     )
-    return _Evidence(entry, coverage, explained, pattern_hit, specific)
 
 
-def _fits(evidence: _Evidence) -> bool:
-    if evidence.pattern_hit:
-        return evidence.coverage >= FITS_WITH_PATTERN
-    return evidence.coverage >= FITS_COVERAGE and evidence.specific
-
-
-def _score(evidence: _Evidence, most_explained: float) -> float:
+def _score(evidence: _Evidence, most_explained: float, pattern_hit: bool) -> float | None:
     """Coverage says the entry's error is in the paste; the relative share of the paste it
-    explains prefers the specific entry over a generic one; a pattern match confirms."""
+    explains prefers the specific entry over a generic one; a pattern match confirms.
+    None when the entry does not fit at all."""
+    if pattern_hit:
+        if evidence.coverage < FITS_WITH_PATTERN:
+            return None
+    elif evidence.coverage < FITS_COVERAGE or not evidence.specific:
+        return None
     share = evidence.explained / most_explained if most_explained else 0.0
-    return 0.45 * evidence.coverage + 0.4 * share + (0.15 if evidence.pattern_hit else 0.0)
+    return 0.45 * evidence.coverage + 0.4 * share + (0.15 if pattern_hit else 0.0)
 
 
 def lookup(
@@ -214,12 +226,31 @@ def _rank(
     rarity = _Rarity(index)
     measured = [_measure(index.entries[i], rarity, query, strong_text) for i in _gather(index, query)]
     most_explained = max((m.explained for m in measured), default=0.0)
-    scored = []
-    for evidence in filter(_fits, measured):
-        score = _score(evidence, most_explained)
-        if versions:
-            score *= _version_factor(evidence.entry, versions)
-        scored.append((score, evidence.entry))
+    scored: list[tuple[float, IndexedEntry]] = []
+    # Where a pattern could decide (it fits an entry of weaker coverage, and adds to its
+    # score), the score is only bounded until the pattern is run. Running one costs more than
+    # all the word arithmetic (at 100k entries a pattern is seldom compiled already), so
+    # they run best bound first, until no entry left could be among the results: the same
+    # results as running them all.
+    pending: list[tuple[float, _Evidence, float]] = []  # (bound, evidence, version factor)
+    for evidence in measured:
+        factor = _version_factor(evidence.entry, versions) if versions else 1.0
+        if evidence.coverage >= FITS_WITH_PATTERN and strong_text:
+            pending.append((_score(evidence, most_explained, True) * factor, evidence, factor))
+        elif (score := _score(evidence, most_explained, False)) is not None:
+            scored.append((score * factor, evidence.entry))
+    pending.sort(key=lambda item: -item[0])
+    top = heapq.nlargest(limit, (score for score, _ in scored))  # the best `limit` scores, best first
+    for bound, evidence, factor in pending:
+        best = top[0] if top else 0.0
+        if bound < MIN_SCORE or (
+            bound <= best and (bound < max(MIN_SCORE, best * 0.5) or (len(top) == limit and bound < top[-1]))
+        ):
+            break
+        score = _score(evidence, most_explained, _pattern_hit(evidence.entry, strong_text))
+        if score is not None:
+            scored.append((score * factor, evidence.entry))
+            top = heapq.nlargest(limit, [*top, score * factor])
     scored.sort(key=lambda pair: (-pair[0], pair[1].id))
     if not scored or scored[0][0] < MIN_SCORE:
         return []
