@@ -287,6 +287,58 @@ def visibility(proxy: str, errata: str, entry_id: str) -> float:
     return float("inf")
 
 
+def errata_env(db: Path) -> dict:
+    return {
+        "ERRATA_DATABASE_URL": f"sqlite:///{db}",
+        "ERRATA_DATA_DIR": "",
+        "ERRATA_RATE_LIMIT": "1000000",
+        "ERRATA_PUBLIC_URL": "http://errata.bench",
+    }
+
+
+def start_errata(name: str, env: dict, log: Path) -> Server:
+    port = free_port()
+    uvicorn = [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--no-access-log"]
+    return Server(name, [*uvicorn, "--port", str(port)], f"http://127.0.0.1:{port}", log, env)
+
+
+def compare_sizes(small: Path, large: Path, seconds: int) -> None:
+    """CPU per request at the largest base against the smallest, both served at once and
+    driven in turn (A B A B), on the paths and pastes each size's run used."""
+    servers = [
+        start_errata(f"errata {work.name}", errata_env(work / "errata.db"), work / "sizes.log")
+        for work in (small, large)
+    ]
+    loads = [  # (what, paths, every request new, bodies)
+        ("entry JSON", "json.txt", False, None),
+        ("entry HTML en", "html_en.txt", False, None),
+        ("entry HTML zh", "html_zh.txt", False, None),
+        ("search, every URL new", "search.txt", True, None),
+        ("lookup, every paste new", "lookup.txt", True, "pastes.txt"),
+    ]
+    try:
+        for server in servers:
+            server.wait("/healthz")
+            httpx.post(server.url + "/api/v1/lookup", json={"text": "warm up"}, timeout=300)
+        for server, work in zip(servers, (small, large), strict=True):  # every entry form once
+            with httpx.Client(base_url=server.url, timeout=60) as client:
+                for _, paths, _, _ in loads[:3]:
+                    for path in (work / paths).read_text().split():
+                        client.get(path).raise_for_status()
+        print(f"\n== CPU per request, {large.name} entries / {small.name}, both served at once, A B A B")
+        for name, paths, unique, bodies in loads:
+            runs: dict[int, list[Run]] = {0: [], 1: []}
+            for _ in range(2):
+                for n, work in enumerate((small, large)):
+                    sent = work / bodies if bodies else None
+                    runs[n].append(drive(servers[n], work / paths, seconds, bodies=sent, unique=unique))
+            cpu = [sum(r.cpu_ms for r in runs[n]) / 2 for n in (0, 1)]
+            print(f"  {name:<26} {cpu[0]:6.2f} -> {cpu[1]:6.2f} ms/req  {cpu[1] / cpu[0]:.2f}x", flush=True)
+    finally:
+        for server in servers:
+            server.stop()
+
+
 def measure_size(args, size: int, db: Path, folder: Path) -> dict:
     print(f"\n== {size:,} entries ({db})", flush=True)
     work = folder / str(size)
@@ -331,17 +383,9 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
         "lookup": write_lines(work / "lookup.txt", ["/api/v1/lookup"]),
         "pastes": write_lines(work / "pastes.txt", pastes),
     }
-    env = {
-        "ERRATA_DATABASE_URL": f"sqlite:///{serving}",
-        "ERRATA_DATA_DIR": "",
-        "ERRATA_RATE_LIMIT": "1000000",
-        "ERRATA_PUBLIC_URL": "http://errata.bench",
-    }
-    port = free_port()
-    uvicorn = [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--no-access-log"]
-    errata = Server(
-        "errata", [*uvicorn, "--port", str(port)], f"http://127.0.0.1:{port}", work / "errata.log", env
-    )
+    env = errata_env(serving)
+    errata = start_errata("errata", env, work / "errata.log")
+    port = int(errata.url.rsplit(":", 1)[1])
     ds_port = free_port()
     datasette = Server(
         "datasette",
@@ -485,10 +529,7 @@ def main() -> None:
         results.append(measure_size(args, size, db, args.work))
         args.visibility = args.workers = False  # measured once, at the first size
     if len(results) > 1:
-        small, large = results[0], results[-1]
-        print("\nCPU per request, largest base / smallest:")
-        for name in small["cpu"]:
-            print(f"  {name:<20} {large['cpu'][name] / small['cpu'][name]:.2f}x")
+        compare_sizes(args.work / str(results[0]["size"]), args.work / str(results[-1]["size"]), args.seconds)
 
 
 if __name__ == "__main__":
