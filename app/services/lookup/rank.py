@@ -187,15 +187,27 @@ def lookup(
     versions: dict[str, str] | None = None,
 ) -> list[Match]:
     index.refresh(session)
-    text = text[:MAX_TEXT]
     # The watermark is taken before ranking: results ranked while a refresh lands are kept
     # under the older one and never recalled.
-    key = index.result_key(index.watermark, text, limit, tuple(sorted((versions or {}).items())))
+    key = _result_key(index, text, limit, versions)
     found = index.recall(key)
     if found is None:
-        found = _titled(session, _rank(index, text, limit, versions))
+        found = _titled(session, _rank(index, text[:MAX_TEXT], limit, versions))
         index.remember(key, found)
     return list(found)
+
+
+def remembered(
+    index: LookupIndex, text: str, *, limit: int = 10, versions: dict[str, str] | None = None
+) -> list[Match] | None:
+    """What `lookup` answered for this paste against the index as it is, or None; no query.
+    Only for a caller that knows the index is current (nothing changed past its watermark)."""
+    found = index.recall(_result_key(index, text, limit, versions))
+    return None if found is None else list(found)
+
+
+def _result_key(index: LookupIndex, text: str, limit: int, versions: dict[str, str] | None) -> tuple:
+    return index.result_key(index.watermark, text[:MAX_TEXT], limit, tuple(sorted((versions or {}).items())))
 
 
 def _titled(session: Session, ranked: list[tuple[str, float]]) -> tuple[Match, ...]:
