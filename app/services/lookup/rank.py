@@ -10,6 +10,7 @@
 5. Keep only what really fits: an empty list beats unrelated padding.
 """
 
+import bisect
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -252,17 +253,18 @@ def _rank(
         elif (score := _score(evidence, most_explained, False)) is not None:
             scored.append((score * factor, evidence.entry))
     pending.sort(key=lambda item: -item[0])
-    top = heapq.nlargest(limit, (score for score, _ in scored))  # the best `limit` scores, best first
+    top = sorted(-score for score, _ in scored)[:limit]  # the best `limit` scores, negated, best first
     for bound, evidence, factor in pending:
-        best = top[0] if top else 0.0
+        best = -top[0] if top else 0.0
         if bound < MIN_SCORE or (
-            bound <= best and (bound < max(MIN_SCORE, best * 0.5) or (len(top) == limit and bound < top[-1]))
+            bound <= best and (bound < max(MIN_SCORE, best * 0.5) or (len(top) == limit and bound < -top[-1]))
         ):
             break
         score = _score(evidence, most_explained, _pattern_hit(evidence.entry, strong_text))
         if score is not None:
             scored.append((score * factor, evidence.entry))
-            top = heapq.nlargest(limit, [*top, score * factor])
+            bisect.insort(top, -score * factor)
+            del top[limit:]
     scored.sort(key=lambda pair: (-pair[0], pair[1].id))
     if not scored or scored[0][0] < MIN_SCORE:
         return []
