@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
-from app.backends.text import MIN_TRIGRAM, cjk_pairs, marked_snippet, split_scripts
+from app.backends.text import MIN_TRIGRAM, cjk_pairs, marked_snippet, split_scripts, total_of_page
 
 DRIVER = "postgresql+psycopg"
 # Lock not available (lock_timeout passed), deadlock detected, serialization failure: the
@@ -199,7 +199,10 @@ def _run(conn: Connection, columns: str, where: str, params: dict) -> tuple[list
         ),
         params,
     ).all()
-    return rows, conn.execute(text(f"SELECT count(*) FROM entry_search WHERE {where}"), params).scalar_one()
+    total = total_of_page(rows, params["limit"], params["offset"])
+    if total is None:
+        total = conn.execute(text(f"SELECT count(*) FROM entry_search WHERE {where}"), params).scalar_one()
+    return rows, total
 
 
 def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int) -> Hits:

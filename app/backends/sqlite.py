@@ -18,6 +18,7 @@ from app.backends.text import (
     cjk_pairs,
     marked_snippet,
     split_scripts,
+    total_of_page,
 )
 
 
@@ -192,7 +193,8 @@ Hits = tuple[list[tuple[int, float, str]], int]
 
 def _run(conn: Connection, select_sql: str, count_sql: str, params: dict) -> tuple[list, int]:
     rows = conn.execute(text(select_sql + " LIMIT :limit OFFSET :offset"), params).all()
-    return rows, conn.execute(text(count_sql), params).scalar_one()
+    total = total_of_page(rows, params["limit"], params["offset"])
+    return rows, conn.execute(text(count_sql), params).scalar_one() if total is None else total
 
 
 def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int) -> Hits:
@@ -217,7 +219,7 @@ def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: i
             conn,
             f"SELECT rowid, bm25(entry_fts_words, {_WEIGHTS}) AS score, "
             f"snippet(entry_fts_words, -1, :hs, :he, '…', 24) FROM entry_fts_words WHERE {where} "
-            "ORDER BY score",
+            "ORDER BY score, rowid",  # ties in a fixed order, so pages never overlap
             f"SELECT count(*) FROM entry_fts_words WHERE {where}",
             params,
         )
@@ -228,7 +230,7 @@ def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: i
         conn,
         "SELECT w.rowid, bm25(entry_fts_cjk) AS score, w.title, w.signature, w.body "
         "FROM entry_fts_cjk JOIN entry_fts_words AS w ON w.rowid = entry_fts_cjk.rowid "
-        "WHERE entry_fts_cjk MATCH :pairs ORDER BY score",
+        "WHERE entry_fts_cjk MATCH :pairs ORDER BY score, w.rowid",
         "SELECT count(*) FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs",
         params,
     )
@@ -250,7 +252,7 @@ def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset:
     rows, total = _run(
         conn,
         f"SELECT rowid, bm25(entry_fts, {_WEIGHTS}) AS score, snippet(entry_fts, -1, :hs, :he, '…', 48) "
-        "FROM entry_fts WHERE entry_fts MATCH :match ORDER BY score",
+        "FROM entry_fts WHERE entry_fts MATCH :match ORDER BY score, rowid",
         "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH :match",
         params,
     )

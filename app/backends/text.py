@@ -1,4 +1,4 @@
-"""Text helpers both search backends share: CJK character pairs and marked snippets."""
+"""Helpers both search backends share: CJK character pairs, marked snippets, page counts."""
 
 import re
 
@@ -32,3 +32,11 @@ def marked_snippet(texts: tuple[str, ...], terms: list[str], width: int = 60) ->
             marked = pattern.sub(lambda m: f"{HIGHLIGHT_START}{m.group(0)}{HIGHLIGHT_END}", window)
             return ("…" if start else "") + marked + ("…" if start + width * 2 < len(text_) else "")
     return texts[0][: width * 2]
+
+
+def total_of_page(rows: list, limit: int, offset: int) -> int | None:
+    """How many match in all, when a page of results says so itself (it is the last one, not
+    full), so the count query can be skipped; None when only counting can tell."""
+    if rows and len(rows) < limit or not rows and offset == 0:
+        return offset + len(rows)
+    return None

@@ -29,6 +29,18 @@ def test_search_pages_do_not_overlap(session):
     assert total > 10 and not {h.id for h in first} & {h.id for h in second}
 
 
+@pytest.mark.parametrize("query", ["error", "KV cache block", "gpu_memory_utilization", "显存"])
+def test_every_page_of_a_search_counts_all_its_matches(session, query):
+    """The count is the same on a full page, on the last one (short, which counts itself)
+    and past the end."""
+    everything, total = search_entries(session, query, limit=1000)
+    assert total == len(everything) > 0
+    for limit, offset in ((1, 0), (3, total - 1), (5, max(0, total - 2)), (5, total), (5, total + 10)):
+        hits, counted = search_entries(session, query, limit=limit, offset=offset)
+        assert counted == total
+        assert [h.id for h in hits] == [h.id for h in everything[offset : offset + limit]]
+
+
 def test_search_falls_back_to_any_word_when_all_words_find_nothing(session):
     hits, total = search_entries(session, "frobnicate zzzqqq-nothing")
     assert total >= 1 and hits[0].id == "demo/full-bilingual"
