@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 import anyio
 from fastapi import FastAPI
 
+from app import malloc
 from app.agents.transports import mount_http
 from app.config import Settings
 from app.db import entry_stamp_reader, make_engine, read_session
@@ -45,6 +46,7 @@ def _warm(app: FastAPI) -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    malloc.limit_arenas()  # before the worker threads exist
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
