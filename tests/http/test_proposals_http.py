@@ -315,6 +315,18 @@ def test_moderation_api_lists_accepts_and_rejects(site):
     assert "KV cache" not in site.get(f"/errors/{SEED_ID}.json").json()["patterns"]
 
 
+def test_the_api_description_names_each_refusal_of_moderation(site):
+    """A client generated from /openapi.json must know the refusals it will meet."""
+    paths = site.get("/openapi.json").json()["paths"]
+    decided = site.post(API, json={"change": {"kind": "pattern", "pattern": "KV cache"}}).json()["id"]
+    assert site.post(f"/api/v1/moderation/proposals/{decided}/reject", headers=AUTH).status_code == 200
+    for action in ("accept", "reject"):
+        documented = paths["/api/v1/moderation/proposals/{proposal_id}/" + action]["post"]["responses"]
+        for proposal, status in ((decided, 409), (987654, 404)):
+            answer = site.post(f"/api/v1/moderation/proposals/{proposal}/{action}", headers=AUTH)
+            assert answer.status_code == status and str(status) in documented
+
+
 def test_moderation_page_is_off_without_a_token(shipped_settings):
     settings = shipped_settings.model_copy(update={"admin_token": None})
     with TestClient(create_app(settings), base_url="https://testserver") as client:

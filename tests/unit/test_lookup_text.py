@@ -60,6 +60,12 @@ def test_regex_words_and_alternatives():
     ]
     assert alternatives(r"error: (foo|bar) baz") == ["error: foo baz", "error: bar baz"]
     assert alternatives(r"a\|b") == [r"a\|b"]
+    # Top-level alternatives, the group inside one kept whole.
+    assert alternatives(r"no route to host|connect(ion)? refused|timed out") == [
+        "no route to host",
+        "connect(ion)? refused",
+        "timed out",
+    ]
 
 
 def test_localised_messages_gain_their_english_originals():

@@ -79,6 +79,21 @@ def test_verification_must_vouch_for_a_wording_and_say_how():
         _doc(verification=[{**_doc().verification[1].model_dump(), "url": None}])
 
 
+def test_wordings_only_reported_by_users_are_not_enough():
+    reported = [
+        {
+            "text": v.text,
+            "method": "reported",
+            "tool": "widget",
+            "version": "1.0",
+            "checked": TODAY,
+            "note": {"en": "Seen by a user."},
+        }
+        for v in _doc().verification
+    ]
+    assert static_problems(_doc(verification=reported), []) == ["no wording is reproduced or sourced"]
+
+
 def test_output_must_hold_the_reproduced_wording_and_be_recognised():
     good = Run(output="$ widget run\nerror: widget 12 is jammed\n", seconds=0.1)
     check = output_problems(_doc(), good, best_match="tool/widget-jammed")
