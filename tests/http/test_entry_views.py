@@ -63,6 +63,9 @@ def test_json_carries_both_languages_and_bookkeeping(reader):
 
 def test_seed_page_shows_everything_at_a_glance(reader):
     page = soup(reader.get(f"/errors/{SEED_ID}"))
+    # The title is inline Markdown: the whole of it, with no paragraph around it.
+    assert page.h1.text == reader.get(f"/errors/{SEED_ID}.json").json()["title"]["en"]
+    assert page.h1.p is None
     assert page.select_one("#fix-rate").text == "80%"
     assert page.select_one("#confidence").text == "85%"
     assert page.select_one("#evidence-count").text == "1"
@@ -265,6 +268,9 @@ def test_every_wording_says_how_it_was_verified_in_every_format(reader):
     markdown = reader.get("/errors/demo/full-bilingual.md").text
     assert "- ✓ Message reproduced with frob 2.4.1 on 2026-12-01: `frob --widget 42`" in markdown
     assert "<https://example.org/frob/blob/v2.4.1/po/zh_CN.po#L120>" in markdown
+    # A wording only reported (no one reproduced or sourced it) is flagged, not ticked.
+    checks = [line for line in reader.get(f"/errors/{SEED_ID}.md").text.splitlines() if "checked 20" in line]
+    assert checks and all(line.startswith("- ⚠ Reported wording") for line in checks)
 
 
 def test_figures_without_reports_are_labelled_as_estimates(shipped_client):

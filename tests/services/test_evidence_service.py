@@ -83,8 +83,11 @@ def test_a_repeated_report_is_answered_with_the_stored_one_and_counted_once(engi
     other = record_evidence(engine, entry_id=SEED_ID, report=report, client="c2")
     changed = report.model_copy(update={"versions": {"vllm": "0.4.3"}})
     different = record_evidence(engine, entry_id=SEED_ID, report=changed, client="c1")
-    assert not other.repeated and not different.repeated
-    assert counts(engine) == (4, 4)
+    # The same step that worked and then failed for the client: both count.
+    failed = report.model_copy(update={"outcome": "failed"})
+    opposite = record_evidence(engine, entry_id=SEED_ID, report=failed, client="c1")
+    assert not other.repeated and not different.repeated and not opposite.repeated
+    assert counts(engine) == (5, 5)
 
 
 def test_the_same_report_after_the_window_counts_again(engine):

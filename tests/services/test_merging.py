@@ -8,6 +8,7 @@ from sqlmodel import Session, select
 from app.db import make_engine, write_session
 from app.models import Entry, EntryRevision, ModerationAction
 from app.schemas.api import EvidenceIn
+from app.services.entries.aliases import environment_of
 from app.services.entries.read import get_entry, locate
 from app.services.errors import EntryNotFound, MergeRefused
 from app.services.evidence.reports import record_evidence
@@ -39,6 +40,12 @@ def _merge(engine, source: str, target: str):
 def _unmerge(engine, source: str):
     with write_session(engine) as session:
         return unmerge(session, source, now=NOW)
+
+
+def test_only_an_environment_variant_of_the_same_error_names_an_environment():
+    assert environment_of(WIDGET, "tooling/widget-crash/widget2-macos") == "widget2-linux"
+    assert environment_of("tooling/widget-crash", WIDGET) is None  # the error's bare id
+    assert environment_of(MISSING, FULL) is None  # another error
 
 
 def test_merge_gathers_evidence_and_recomputes_figures_and_unmerge_gives_them_back(base):

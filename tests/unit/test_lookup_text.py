@@ -50,6 +50,7 @@ def test_tokens_split_identifiers_and_mark_quoted_names():
     assert {"torch", "outofmemoryerror", "out", "of", "memory", "cuda", "'numpy"} <= set(words)
     assert "numpy" not in words
     assert tokens("显存不足") == ["显存", "存不", "不足"]
+    assert tokens("显存") == ["显存"] and tokens("错") == ["错"]
 
 
 def test_regex_words_and_alternatives():

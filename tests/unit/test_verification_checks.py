@@ -107,6 +107,12 @@ def test_output_must_hold_the_reproduced_wording_and_be_recognised():
     assert "looking the output up finds nothing first" in check.problems
 
 
+def test_a_failed_reproduction_shows_the_last_lines_of_its_output():
+    lines = [f"step {n}" for n in range(1, 21)] + ["error: widget is fine"]
+    check = output_problems(_doc(), Run(output="\n".join(lines) + "\n", seconds=0.1), best_match=None)
+    assert check.problems[-1] == "output ended with:\n" + "\n".join(lines[-8:])
+
+
 def test_a_tool_that_is_not_installed_is_named():
     check = output_problems(_doc(), Run(output="", seconds=0, missing=("widget",)), best_match=None)
     assert check.problems == ["not run: widget not installed"] and not check.reproduced
