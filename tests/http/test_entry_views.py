@@ -360,3 +360,16 @@ def test_crawlers_and_browsers_find_their_files(reader):
     ld = json.loads(page.select_one("script[type='application/ld+json']").text)
     assert ld["@type"] == "TechArticle" and ld["about"]["name"].startswith("RuntimeError: OutOfMemoryError")
     assert ld["mainEntity"]["step"][0]["position"] == 1
+    assert ld["inLanguage"] == "zh-Hans"
+    english = soup(reader.get(f"/errors/{SEED_ID}")).select_one("script[type='application/ld+json']")
+    assert json.loads(english.text)["inLanguage"] == "en"
+
+
+def test_pages_name_their_other_language_and_error_pages_do_not(reader):
+    page = soup(reader.get("/zh/search?q=cache"))
+    assert page.select_one("link[rel=canonical]")["href"] == "http://testserver/zh/search?q=cache"
+    hreflangs = {link["hreflang"]: link["href"] for link in page.select("link[rel=alternate][hreflang]")}
+    assert hreflangs["en"] == "http://testserver/search?q=cache"
+    missing = reader.get("/errors/no/such-entry")
+    assert missing.status_code == 404
+    assert not soup(missing).select("link[rel=canonical], link[rel=alternate][hreflang]")
