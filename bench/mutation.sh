@@ -50,6 +50,7 @@ if [[ "$fresh" != 1 ]]; then
   "$PROJECT_PYTHON" "$ROOT/bench/mutation_map.py" "$MAP"
 fi
 
+tree="$(cd "$ROOT" && git rev-parse --short HEAD)$(cd "$ROOT" && git diff --quiet HEAD -- app tests || echo ' with uncommitted changes')"
 # Two copies of the working tree (committed or not): cosmic-ray mutates one, the test
 # command compares it with the other; the checkout itself is never touched.
 work="$(mktemp -d /tmp/errata-mutants-XXXXXX)"
@@ -87,4 +88,4 @@ esac
 start=$(date +%s)
 "$TOOL_VENV/bin/cosmic-ray" exec "$work/mutation.toml" "$work/session.sqlite"
 "${session_tool[@]}" report "$work/session.sqlite" $(($(date +%s) - start))
-echo "tree: $(cd "$ROOT" && git rev-parse --short HEAD)$(cd "$ROOT" && git diff --quiet HEAD -- app tests || echo ' (with uncommitted changes)')"
+echo "tree: $tree"

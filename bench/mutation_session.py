@@ -4,7 +4,7 @@ Runs in cosmic-ray's own venv (it reads and writes the session through cosmic-ra
 as its cr-filter tools do).
 
     python mutation_session.py sample SESSION SIZE SEED   # keep a stratified random sample
-    python mutation_session.py only SESSION LIST          # keep the mutants LIST names
+    python mutation_session.py only SESSION FILE          # keep the mutants FILE names
     python mutation_session.py report SESSION SECONDS     # score, interval, every survivor
 
 A sample is drawn per package in proportion to its mutants (fixed seed: the same tree gives
@@ -14,6 +14,7 @@ the same sample); the rest are marked skipped. A mutant is named
 
 import math
 import random
+import re
 import sys
 from collections import Counter
 
@@ -66,8 +67,9 @@ def sample(session: str, size: int, seed: int) -> None:
 
 
 def only(session: str, names_file: str) -> None:
-    with open(names_file) as lines:
-        wanted = {line.split()[0] for line in lines if line.strip() and not line.startswith("#")}
+    """Every `module:operator:occurrence` the file names, wherever it stands (a list, a table)."""
+    with open(names_file) as text:
+        wanted = set(re.findall(r"app/[\w/]+\.py:core/\w+:\d+", text.read()))
     with use_db(session, WorkDB.Mode.open) as db:
         keep = {item.job_id for item in db.pending_work_items if name_of(item) in wanted}
         missing = wanted - {name_of(item) for item in db.pending_work_items}

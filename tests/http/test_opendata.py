@@ -45,7 +45,8 @@ def test_dump_holds_every_entry_and_follows_changes(shipped_client, shipped_sett
 
     # A newly imported source is credited in the header, with its licence.
     load(shipped_settings, CANON_VALID)
-    header, *entries = _lines(shipped_client.get(DUMP))
+    latest = shipped_client.get(DUMP)
+    header, *entries = _lines(latest)
     corpus = next(s for s in header["sources"] if s["name"] == "deadends.dev")
     assert corpus["licence"] == "CC BY 4.0" and "YuJin Hong" in corpus["attribution"]
     assert corpus["url"] == "https://github.com/dbwls99706/deadends.dev"
@@ -56,6 +57,8 @@ def test_dump_holds_every_entry_and_follows_changes(shipped_client, shipped_sett
     # worker may still be sending one).
     cached = list(dump_folder(shipped_settings).glob("errata-*.ndjson.gz"))
     assert len(cached) == dump.KEEP_OLD + 1
+    newest = "errata-" + latest.headers["etag"].strip('"') + ".ndjson.gz"
+    assert newest in {path.name for path in cached}
     assert not list(dump_folder(shipped_settings).glob(".writing-*"))
 
 

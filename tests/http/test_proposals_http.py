@@ -315,16 +315,26 @@ def test_moderation_api_lists_accepts_and_rejects(site):
     assert "KV cache" not in site.get(f"/errors/{SEED_ID}.json").json()["patterns"]
 
 
-def test_the_api_description_names_each_refusal_of_moderation(site):
+def test_the_api_description_names_each_refusal_of_proposals_and_moderation(site):
     """A client generated from /openapi.json must know the refusals it will meet."""
     paths = site.get("/openapi.json").json()["paths"]
-    decided = site.post(API, json={"change": {"kind": "pattern", "pattern": "KV cache"}}).json()["id"]
+    change = {"change": {"kind": "pattern", "pattern": "KV cache"}}
+    decided = site.post(API, json=change).json()["id"]
     assert site.post(f"/api/v1/moderation/proposals/{decided}/reject", headers=AUTH).status_code == 200
-    for action in ("accept", "reject"):
-        documented = paths["/api/v1/moderation/proposals/{proposal_id}/" + action]["post"]["responses"]
-        for proposal, status in ((decided, 409), (987654, 404)):
-            answer = site.post(f"/api/v1/moderation/proposals/{proposal}/{action}", headers=AUTH)
-            assert answer.status_code == status and str(status) in documented
+    decision = "/api/v1/moderation/proposals/{proposal_id}/"
+    wrong = {"Authorization": "Bearer not-the-token"}
+    refusals = [
+        ("/api/v1/errors/{entry_id}/proposals", "/api/v1/errors/no/such/proposals", change, AUTH, 404),
+        (decision + "accept", f"/api/v1/moderation/proposals/{decided}/accept", None, AUTH, 409),
+        (decision + "reject", f"/api/v1/moderation/proposals/{decided}/reject", None, AUTH, 409),
+        (decision + "accept", "/api/v1/moderation/proposals/987654/accept", None, AUTH, 404),
+        (decision + "reject", "/api/v1/moderation/proposals/987654/reject", None, AUTH, 404),
+        (decision + "reject", f"/api/v1/moderation/proposals/{decided}/reject", None, {}, 401),
+        (decision + "reject", f"/api/v1/moderation/proposals/{decided}/reject", None, wrong, 403),
+    ]
+    for documented, url, body, headers, status in refusals:
+        answer = site.post(url, json=body, headers=headers)
+        assert answer.status_code == status and str(status) in paths[documented]["post"]["responses"]
 
 
 def test_moderation_page_is_off_without_a_token(shipped_settings):
