@@ -8,8 +8,9 @@ packages take minutes per hundred mutants instead of days.
 
 Lines reached only inside a server the tests start as a subprocess (tests/server.py) are
 not attributed to any test: their mutants count as survived, which can only lower the
-score. Tests that fail on the unmutated tree are left out of the map (they would "kill"
-every mutant).
+score. So are lines run only when a cache shared by a module's tests is cold: they belong
+to the test that filled it, not to the later ones that read the cached result. Tests that
+fail on the unmutated tree are left out of the map (they would "kill" every mutant).
 
     python bench/mutation_map.py MAP                  # the suite without tests/content
     python bench/mutation_map.py MAP --update TESTS   # measure TESTS again, keep the rest
