@@ -337,6 +337,21 @@ def test_the_api_description_names_each_refusal_of_proposals_and_moderation(site
         assert answer.status_code == status and str(status) in paths[documented]["post"]["responses"]
 
 
+def test_an_entrys_history_lists_only_its_own_pending_proposals(site):
+    change = {"change": {"kind": "pattern", "pattern": "KV cache"}}
+    own = site.post(API, json=change).json()["id"]
+    # An entry whose id sorts before the seed's.
+    site.post("/api/v1/errors/demo/full-bilingual/proposals", json=change)
+    assert site.get(f"/errors/{SEED_ID}/history.json").json()["pending_proposals"] == [own]
+
+
+def test_the_moderators_evidence_filter_takes_ids_up_to_their_limit(site):
+    listed = site.get("/api/v1/moderation/evidence", params={"entry_id": "a" * 300}, headers=AUTH)
+    assert listed.status_code == 200 and listed.json() == []
+    refused = site.get("/api/v1/moderation/evidence", params={"entry_id": "a" * 301}, headers=AUTH)
+    assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "entry_id"
+
+
 def test_moderation_page_is_off_without_a_token(shipped_settings):
     settings = shipped_settings.model_copy(update={"admin_token": None})
     with TestClient(create_app(settings), base_url="https://testserver") as client:
