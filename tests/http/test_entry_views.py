@@ -185,6 +185,18 @@ def test_domain_page_lists_its_entries(reader):
     assert f"/zh/errors/{SEED_ID}" in {a["href"] for a in zh.select(".entry-list a")}
 
 
+def test_domain_pages_split_a_domain_without_gaps_or_repeats(shipped_client, monkeypatch):
+    from app.routers import pages
+
+    monkeypatch.setattr(pages, "PAGE_SIZE", 10)  # as if the domain were past 50 entries
+    total = shipped_client.get("/api/v1/errors", params={"domain": "node"}).json()["count"]
+    seen: list[str] = []
+    for number in range(1, -(-total // 10) + 1):
+        page = soup(shipped_client.get("/domains/node", params={"page": number}))
+        seen += [a["href"] for a in page.select(".entry-list a")]
+    assert total > 20 and len(seen) == len(set(seen)) == total
+
+
 def test_healthz_and_openapi(reader):
     assert reader.get("/healthz").json() == {"status": "ok"}
     schema = reader.get("/openapi.json").json()

@@ -345,6 +345,14 @@ def test_an_entrys_history_lists_only_its_own_pending_proposals(site):
     assert site.get(f"/errors/{SEED_ID}/history.json").json()["pending_proposals"] == [own]
 
 
+def test_the_moderators_evidence_list_comes_in_pages_of_50(site):
+    for n in range(51):
+        site.post(f"/api/v1/errors/{SEED_ID}/evidence", json={"outcome": "worked", "note": f"run {n}"})
+    assert len(site.get("/api/v1/moderation/evidence", headers=AUTH).json()) == 50
+    more = site.get("/api/v1/moderation/evidence", params={"offset": 50}, headers=AUTH).json()
+    assert len(more) >= 1
+
+
 def test_the_moderators_evidence_filter_takes_ids_up_to_their_limit(site):
     listed = site.get("/api/v1/moderation/evidence", params={"entry_id": "a" * 300}, headers=AUTH)
     assert listed.status_code == 200 and listed.json() == []

@@ -7,8 +7,10 @@ import yaml
 from app.db import make_engine, read_session
 from app.render.answer import answer_markdown, answer_text
 from app.services.answers.build import local_answer
+from app.services.answers.remote import remote_answer
 from app.services.lookup.index import LookupIndex
 from tests.conftest import DEMO_ENTRIES, load
+from tests.server import serving
 
 PASTE = "FrobError: cannot frobnicate widget 42"
 
@@ -67,3 +69,12 @@ def test_the_markdown_answer_lists_the_fix_rate_workaround_and_dead_ends(session
     assert "- Try: Clear the widget cache (80% success" in markdown
     assert "```sh\nfrob cache clear\nfrob restart\n```" in markdown
     assert "- Avoid: Reboot the machine (90% fail): The stale handle lives on disk." in markdown
+
+
+@pytest.mark.slow
+def test_a_remote_errata_gives_the_answer_its_database_gives(session, database, tmp_path):
+    with serving(database, log_dir=tmp_path) as (base, _):
+        for lang in ("en", "zh"):
+            remote = remote_answer(base, PASTE, lang=lang)
+            local = local_answer(session, LookupIndex(), PASTE, lang=lang, base_url=base)
+            assert remote.matches and remote.model_dump() == local.model_dump()

@@ -52,6 +52,11 @@ def test_words_only_in_a_traceback_frame_do_not_name_an_entry(session):
     assert lookup(session, LookupIndex(), paste) == []
 
 
+def test_a_quoted_name_in_the_paste_still_counts(session):
+    found = lookup(session, LookupIndex(), "FrobError: cannot frobnicate 'widget' 7")
+    assert found and found[0].id == "demo/full-bilingual"
+
+
 def test_lookup_with_versions_prefers_rows_that_cover_them(session):
     index = LookupIndex()
     text = "FrobError: cannot frobnicate widget 12"

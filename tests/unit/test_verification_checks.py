@@ -68,6 +68,14 @@ def test_a_pattern_that_recognises_a_neighbour_is_named():
 def test_missing_chinese_is_named_by_field():
     doc = _doc(root_cause={"en": "It jams.", "zh": None})
     assert static_problems(doc, []) == ["no Chinese for root_cause"]
+    dead_end = {
+        "id": "kick",
+        "action": {"en": "Kick it"},
+        "why_fails": {"en": "It jams harder.", "zh": "卡得更紧。"},
+    }
+    assert static_problems(_doc(dead_ends=[{**dead_end, "fail_rate": 0.9}]), []) == [
+        "no Chinese for dead_ends.kick.action"
+    ]
 
 
 def test_verification_must_vouch_for_a_wording_and_say_how():
