@@ -64,6 +64,22 @@ def test_unknown_item_and_rate_limit_write_nothing(engine):
     assert counts(engine) == (4, 4)
 
 
+def test_a_client_that_waits_retry_after_seconds_is_let_in(engine):
+    limit = RateLimit(submissions=1, window_seconds=60)
+    first = record_evidence(
+        engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked"), client="c1", limit=limit
+    )
+    soon = first.evidence.submitted_at + timedelta(seconds=0.5)
+    with pytest.raises(RateLimited) as raised:
+        record_evidence(
+            engine, entry_id=SEED_ID, report=EvidenceIn(outcome="failed"), client="c1", limit=limit, now=soon
+        )
+    later = soon + timedelta(seconds=raised.value.retry_after)
+    record_evidence(
+        engine, entry_id=SEED_ID, report=EvidenceIn(outcome="failed"), client="c1", limit=limit, now=later
+    )
+
+
 def test_reject_then_restore_recomputes_from_rows(engine):
     before = record_evidence(engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked"))
     figures = reject_evidence(engine, before.evidence.uid, "duplicate")
