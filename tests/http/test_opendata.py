@@ -3,10 +3,13 @@
 import gzip
 import json
 import re
+import tempfile
+from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from bs4 import BeautifulSoup
 
+from app.config import Settings
 from app.services.opendata import dump
 from app.services.opendata.dump import dump_folder
 from tests.conftest import CANON_VALID, SEED_ID, load
@@ -61,6 +64,13 @@ def test_dump_holds_every_entry_and_follows_changes(shipped_client, shipped_sett
     assert dump.KEEP_OLD + 1 == 3
     assert cached == {"errata-" + r.headers["etag"].strip('"') + ".ndjson.gz" for r in (moved, latest, last)}
     assert not list(dump_folder(shipped_settings).glob(".writing-*"))
+
+
+def test_two_database_servers_never_share_a_dump_folder():
+    one, other = (
+        dump_folder(Settings(database_url=f"postgresql://errata@db.example/{name}")) for name in ("a", "b")
+    )
+    assert one.parent == Path(tempfile.gettempdir()) / "errata-dumps" and one != other
 
 
 def test_a_fresh_dump_is_served_while_reports_come_in(shipped_client):
