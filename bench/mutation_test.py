@@ -5,7 +5,8 @@ the file and the lines that differ from the pristine copy, looks up in the cover
 (bench/mutation_map.py) the tests that execute those statements, and runs them, quickest
 first, stopping at the first failure. Exit 0 means the mutant survived: also when no test
 runs the line. A mutant of a line run only while modules are imported (a constant, a
-default, a decorator) gets every test that runs any line of its file.
+default, a decorator, a field of a model) gets every test of the test files that run any
+line of its file.
 
 A run longer than three times the tests' measured time plus a minute is stopped and counts
 as killed: the mutant made the code loop or hang, and a user would notice.
@@ -62,9 +63,12 @@ def covering_tests(name: str, lines: set[int], pristine: Path, coverage_map: dic
     contexts: set[str] = set()
     for line in lines:
         contexts.update(per_line.get(str(starts.get(line, line)), []))
-    if contexts == {""}:
-        contexts = {test for names in per_line.values() for test in names}
     timing = coverage_map["tests"]
+    if contexts == {""}:
+        # Run at import (a constant, a default, a class body that pydantic reads): every test
+        # of the test files that use the module, including those that run none of its lines.
+        files = {test.split("::")[0] for names in per_line.values() for test in names if test}
+        contexts = {test for test in timing if test.split("::")[0] in files}
     tests = [test for test in contexts if test in timing and timing[test]["passed"]]
     # Quickest first, one file at a time (its module fixtures are set up once).
     by_file: dict[str, list[str]] = {}
