@@ -341,7 +341,8 @@ def test_an_entrys_history_lists_only_its_own_pending_proposals(site):
     change = {"change": {"kind": "pattern", "pattern": "KV cache"}}
     own = site.post(API, json=change).json()["id"]
     # An entry whose id sorts before the seed's.
-    site.post("/api/v1/errors/demo/full-bilingual/proposals", json=change)
+    other = {"change": {"kind": "pattern", "pattern": "cannot frobnicate widget"}}
+    assert site.post("/api/v1/errors/demo/full-bilingual/proposals", json=other).status_code == 202
     assert site.get(f"/errors/{SEED_ID}/history.json").json()["pending_proposals"] == [own]
 
 
