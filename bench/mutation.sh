@@ -1,84 +1,91 @@
 #!/usr/bin/env bash
-# Mutation testing with cosmic-ray: each mutant (a small change to the code: an operator, a
-# constant, a comparison) is applied to a copy of the checkout and the tests are run; a
-# mutant the tests do not notice "survives" and points at behaviour no test pins down.
+# Mutation testing with cosmic-ray over app/services, app/render, app/web and app/routers:
+# each mutant (a small change to the code: an operator, a constant, a comparison) is applied
+# to a copy of the checkout and the tests that run the changed line are run; a mutant the
+# tests do not notice "survives" and points at behaviour no test pins down.
 #
-#   bash bench/mutation.sh                       # bounded: app/web/inputs.py and head.py, their unit tests
-#   bash bench/mutation.sh MODULE TEST...        # one module or folder against chosen tests
-#   bash bench/mutation.sh --full                # app/services app/render app/web app/routers
-#                                                # against the suite (days on 2 cores)
+#   bash bench/mutation.sh                   # a stratified random sample of 100 mutants (~20 min)
+#   bash bench/mutation.sh --sample N        # N mutants (--seed S changes the draw; default 12)
+#   bash bench/mutation.sh --only FILE       # the mutants FILE names (module:operator:occurrence)
+#   bash bench/mutation.sh --all             # all 8,850 mutants: about 30 hours on one core
+#   bash bench/mutation.sh --map [TESTS...]  # only measure the coverage map again (all, or TESTS)
 #
-# Prints the score (killed / all) and every surviving mutant as a diff. cosmic-ray lives
-# in its own venv under /tmp; the tests run with the project's .venv.
+# First the coverage map (bench/mutation_map.py: which tests run each line, ~10 min) is
+# measured unless one for the same code is kept in /tmp; then every mutant is enumerated
+# (`cosmic-ray init`) and counted per package; bench/mutation_test.py is the test command. Prints
+# the score with its 95 % interval and every surviving mutant as a diff. One pytest process
+# at a time. cosmic-ray lives in its own venv under /tmp; the tests run with the project's .venv.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TOOL_VENV="${ERRATA_MUTATION_VENV:-/tmp/errata-mutation}"
+MAP="${ERRATA_MUTATION_MAP:-/tmp/errata-mutation-map.json}"
 PROJECT_PYTHON="$ROOT/.venv/bin/python"
-PYTEST_FLAGS="-x -q -p no:cacheprovider"
+export PYTHONPATH="$ROOT"
 
-if [[ "${1:-}" == "--full" ]]; then
-  modules=(app/services app/render app/web app/routers)
-  tests=(tests --ignore=tests/content --ignore=tests/browser)
-elif (($# >= 2)); then
-  modules=("$1")
-  shift
-  tests=("$@")
-else
-  modules=(app/web/inputs.py app/web/head.py)
-  tests=(tests/unit/test_inputs.py tests/unit/test_input_guard.py)
-fi
+size=100 seed=12 mode=sample names=""
+while (($#)); do
+  case "$1" in
+    --sample) size="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --only) mode=only names="$(realpath "$2")"; shift 2 ;;
+    --all) mode=all; shift ;;
+    --map)
+      shift
+      if (($#)); then exec "$PROJECT_PYTHON" "$ROOT/bench/mutation_map.py" "$MAP" --update "$@"; fi
+      exec "$PROJECT_PYTHON" "$ROOT/bench/mutation_map.py" "$MAP" ;;
+    *) echo "unknown option $1 (see the head of $0)" >&2; exit 2 ;;
+  esac
+done
 
 if [[ ! -x "$TOOL_VENV/bin/cosmic-ray" ]]; then
   python3 -m venv "$TOOL_VENV"
   "$TOOL_VENV/bin/pip" install -q 'cosmic-ray>=8.4,<9'
 fi
 
-# A copy of the working tree (committed or not), so mutating it never touches the checkout.
+fresh=$("$PROJECT_PYTHON" -c "import sys; sys.path.insert(0, '$ROOT/bench'); import json, mutation_map as m
+from pathlib import Path
+p = Path('$MAP'); print(int(p.is_file() and json.loads(p.read_text())['tree'] == m.tree_hash(m.ROOT)))")
+if [[ "$fresh" != 1 ]]; then
+  echo "measuring the coverage map (the suite without tests/content, once) -> $MAP"
+  "$PROJECT_PYTHON" "$ROOT/bench/mutation_map.py" "$MAP"
+fi
+
+tree="$(cd "$ROOT" && git rev-parse --short HEAD)$(cd "$ROOT" && git diff --quiet HEAD -- app tests || echo ' with uncommitted changes')"
+# Two copies of the working tree (committed or not): cosmic-ray mutates one, the test
+# command compares it with the other; the checkout itself is never touched.
 work="$(mktemp -d /tmp/errata-mutants-XXXXXX)"
 # The session is kept (an interrupted run can be read, and resumed with `cosmic-ray exec`).
 KEPT=/tmp/errata-mutation-last.sqlite
 trap 'cp -f "$work/session.sqlite" "$KEPT" 2>/dev/null || true; rm -rf "$work"' EXIT
-(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) \
-  | tar -xf - -C "$work"
+mkdir "$work/tree" "$work/pristine"
+for copy in tree pristine; do
+  (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) \
+    | tar -xf - -C "$work/$copy"
+done
+[[ -e "$ROOT/tests/browser/axe/node_modules" ]] &&
+  ln -sfn "$(realpath "$ROOT/tests/browser/axe/node_modules")" "$work/tree/tests/browser/axe/node_modules"
 
-module_list=$(printf '"%s", ' "${modules[@]}")
 cat >"$work/mutation.toml" <<EOF
 [cosmic-ray]
-module-path = [${module_list%, }]
-timeout = 300.0
+module-path = ["app/services", "app/render", "app/web", "app/routers"]
+# bench/mutation_test.py stops the tests itself (a hung mutant counts as killed); this is a backstop.
+timeout = 3600.0
 excluded-modules = []
-test-command = "env PYTHONPATH=$work $PROJECT_PYTHON -m pytest $PYTEST_FLAGS ${tests[*]}"
+test-command = "env PYTHONPATH=$work/tree $PROJECT_PYTHON $work/tree/bench/mutation_test.py $work/pristine $MAP"
 
 [cosmic-ray.distributor]
 name = "local"
 EOF
 
-cd "$work"
-echo "modules: ${modules[*]}"
-echo "tests:   ${tests[*]}"
-# The tests must pass on the unmutated code, or every mutant would look killed.
-env PYTHONPATH="$work" "$PROJECT_PYTHON" -m pytest $PYTEST_FLAGS "${tests[@]}" >/dev/null
-"$TOOL_VENV/bin/cosmic-ray" init mutation.toml session.sqlite
+cd "$work/tree"
+"$TOOL_VENV/bin/cosmic-ray" init "$work/mutation.toml" "$work/session.sqlite"
+session_tool=("$TOOL_VENV/bin/python" "$ROOT/bench/mutation_session.py")
+case "$mode" in
+  sample) "${session_tool[@]}" sample "$work/session.sqlite" "$size" "$seed" ;;
+  only) "${session_tool[@]}" only "$work/session.sqlite" "$names" ;;
+  all) "${session_tool[@]}" sample "$work/session.sqlite" 1000000000 "$seed" ;;
+esac
 start=$(date +%s)
-"$TOOL_VENV/bin/cosmic-ray" exec mutation.toml session.sqlite
-seconds=$(($(date +%s) - start))
-
-"$TOOL_VENV/bin/python" - session.sqlite "$seconds" <<'EOF'
-import sys
-
-from cosmic_ray.work_db import WorkDB, use_db
-from cosmic_ray.work_item import TestOutcome
-
-with use_db(sys.argv[1], WorkDB.Mode.open) as db:
-    done = [(item, result) for item, result in db.completed_work_items]
-    survivors = [(item, result) for item, result in done if result.test_outcome == TestOutcome.SURVIVED]
-    total = len(done)
-    killed = total - len(survivors)
-    score = 100.0 * killed / total if total else 0.0
-    print(f"\nmutants: {total}, killed: {killed}, survived: {len(survivors)}; score {score:.1f} %")
-    print(f"time: {sys.argv[2]} s")
-    for item, result in survivors:
-        for mutation in item.mutations:
-            print(f"\n--- survived: {mutation.module_path}:{mutation.start_pos[0]} {mutation.operator_name}")
-        print(result.diff)
-EOF
+"$TOOL_VENV/bin/cosmic-ray" exec "$work/mutation.toml" "$work/session.sqlite"
+"${session_tool[@]}" report "$work/session.sqlite" $(($(date +%s) - start))
+echo "tree: $tree"

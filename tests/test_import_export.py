@@ -165,6 +165,25 @@ def test_malformed_files_are_reported_by_path_and_field_and_skipped_whole(settin
     assert ids == {"demo/full-bilingual", "demo/zh-missing", "demo/cjk-only"}
 
 
+def test_a_canon_action_may_be_one_character_but_not_empty(settings, tmp_path):
+    canon = json.loads((CANON_VALID / "tooling" / "widget-crash" / "widget2-linux.json").read_text())
+    for name, dead_end, workaround in (
+        ("short", "等", "等"),
+        ("empty-dead-end", "", "等"),
+        ("empty-workaround", "等", ""),
+    ):
+        doc = {**canon, "id": f"tooling/widget-crash/{name}"}
+        doc["dead_ends"] = [{**canon["dead_ends"][0], "action": dead_end}]
+        doc["workarounds"] = [{**canon["workarounds"][0], "action": workaround}]
+        (tmp_path / f"{name}.json").write_text(json.dumps(doc, ensure_ascii=False))
+    report = load(settings, tmp_path)
+    assert report.created == 1
+    assert sorted((f.path.name, f.field) for f in report.failures) == [
+        ("empty-dead-end.json", "dead_ends.0.action"),
+        ("empty-workaround.json", "workarounds.0.action"),
+    ]
+
+
 def test_export_then_import_gives_identical_json(settings, tmp_path, client, new_database):
     load(settings, SHIPPED, DEMO_ENTRIES, CANON_VALID)
     created = client.post(

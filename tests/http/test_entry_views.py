@@ -63,6 +63,9 @@ def test_json_carries_both_languages_and_bookkeeping(reader):
 
 def test_seed_page_shows_everything_at_a_glance(reader):
     page = soup(reader.get(f"/errors/{SEED_ID}"))
+    # The title is inline Markdown: the whole of it, with no paragraph around it.
+    assert page.h1.text == reader.get(f"/errors/{SEED_ID}.json").json()["title"]["en"]
+    assert page.h1.p is None
     assert page.select_one("#fix-rate").text == "80%"
     assert page.select_one("#confidence").text == "85%"
     assert page.select_one("#evidence-count").text == "1"
@@ -182,6 +185,18 @@ def test_domain_page_lists_its_entries(reader):
     assert f"/zh/errors/{SEED_ID}" in {a["href"] for a in zh.select(".entry-list a")}
 
 
+def test_domain_pages_split_a_domain_without_gaps_or_repeats(shipped_client, monkeypatch):
+    from app.routers import pages
+
+    monkeypatch.setattr(pages, "PAGE_SIZE", 10)  # as if the domain were past 50 entries
+    total = shipped_client.get("/api/v1/errors", params={"domain": "node"}).json()["count"]
+    seen: list[str] = []
+    for number in range(1, -(-total // 10) + 1):
+        page = soup(shipped_client.get("/domains/node", params={"page": number}))
+        seen += [a["href"] for a in page.select(".entry-list a")]
+    assert total > 20 and len(seen) == len(set(seen)) == total
+
+
 def test_healthz_and_openapi(reader):
     assert reader.get("/healthz").json() == {"status": "ok"}
     schema = reader.get("/openapi.json").json()
@@ -265,6 +280,9 @@ def test_every_wording_says_how_it_was_verified_in_every_format(reader):
     markdown = reader.get("/errors/demo/full-bilingual.md").text
     assert "- ✓ Message reproduced with frob 2.4.1 on 2026-12-01: `frob --widget 42`" in markdown
     assert "<https://example.org/frob/blob/v2.4.1/po/zh_CN.po#L120>" in markdown
+    # A wording only reported (no one reproduced or sourced it) is flagged, not ticked.
+    checks = [line for line in reader.get(f"/errors/{SEED_ID}.md").text.splitlines() if "checked 20" in line]
+    assert checks and all(line.startswith("- ⚠ Reported wording") for line in checks)
 
 
 def test_figures_without_reports_are_labelled_as_estimates(shipped_client):
@@ -306,17 +324,20 @@ def test_a_base_past_the_sitemap_limit_gets_an_index_of_gzipped_parts(reader, mo
     ns = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
     total = reader.get("/api/v1/errors").json()["count"]
     monkeypatch.setattr(feeds, "SITEMAP_URLS", 10)  # as if the base were past 50,000 URLs
-    monkeypatch.setattr(feeds, "PART_ENTRIES", 7)
-    index = ET.fromstring(reader.get("/sitemap.xml").content)
-    parts = [s.findtext(f"{ns}loc") for s in index.findall(f"{ns}sitemap")]
-    assert index.tag == f"{ns}sitemapindex" and len(parts) == -(-total // 7)
-    locs = set()
-    for url in parts:
-        part = reader.get(url.removeprefix("http://testserver"))
-        assert part.headers["content-type"] == "application/gzip"
-        locs |= {u.findtext(f"{ns}loc") for u in ET.fromstring(gzip.decompress(part.content))}
-    assert len(locs) == 2 * total
-    assert reader.get(f"/sitemaps/{len(parts) + 1}.xml.gz").status_code == 404
+    # Parts of 7 leave a short last part; parts of `total` entries fill one exactly and must
+    # not be followed by an empty one.
+    for size in (7, total):
+        monkeypatch.setattr(feeds, "PART_ENTRIES", size)
+        index = ET.fromstring(reader.get("/sitemap.xml").content)
+        parts = [s.findtext(f"{ns}loc") for s in index.findall(f"{ns}sitemap")]
+        assert index.tag == f"{ns}sitemapindex" and len(parts) == -(-total // size)
+        locs = set()
+        for url in parts:
+            part = reader.get(url.removeprefix("http://testserver"))
+            assert part.headers["content-type"] == "application/gzip"
+            locs |= {u.findtext(f"{ns}loc") for u in ET.fromstring(gzip.decompress(part.content))}
+        assert len(locs) == 2 * total
+        assert reader.get(f"/sitemaps/{len(parts) + 1}.xml.gz").status_code == 404
 
 
 def test_static_files_have_hashed_names_and_long_caching(reader):
@@ -351,3 +372,20 @@ def test_crawlers_and_browsers_find_their_files(reader):
     ld = json.loads(page.select_one("script[type='application/ld+json']").text)
     assert ld["@type"] == "TechArticle" and ld["about"]["name"].startswith("RuntimeError: OutOfMemoryError")
     assert ld["mainEntity"]["step"][0]["position"] == 1
+
+
+def test_search_engines_are_told_each_pages_language(shipped_client):
+    # A client of its own: the pages are rendered here, not taken from a cache other tests filled.
+    for path, lang in ((f"/zh/errors/{SEED_ID}", "zh-Hans"), (f"/errors/{SEED_ID}", "en")):
+        data = soup(shipped_client.get(path)).select_one("script[type='application/ld+json']")
+        assert json.loads(data.text)["inLanguage"] == lang
+
+
+def test_pages_name_their_other_language_and_error_pages_do_not(reader):
+    page = soup(reader.get("/zh/search?q=cache"))
+    assert page.select_one("link[rel=canonical]")["href"] == "http://testserver/zh/search?q=cache"
+    hreflangs = {link["hreflang"]: link["href"] for link in page.select("link[rel=alternate][hreflang]")}
+    assert hreflangs["en"] == "http://testserver/search?q=cache"
+    missing = reader.get("/errors/no/such-entry")
+    assert missing.status_code == 404
+    assert not soup(missing).select("link[rel=canonical], link[rel=alternate][hreflang]")

@@ -3,10 +3,13 @@
 import gzip
 import json
 import re
+import tempfile
+from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from bs4 import BeautifulSoup
 
+from app.config import Settings
 from app.services.opendata import dump
 from app.services.opendata.dump import dump_folder
 from tests.conftest import CANON_VALID, SEED_ID, load
@@ -45,7 +48,8 @@ def test_dump_holds_every_entry_and_follows_changes(shipped_client, shipped_sett
 
     # A newly imported source is credited in the header, with its licence.
     load(shipped_settings, CANON_VALID)
-    header, *entries = _lines(shipped_client.get(DUMP))
+    latest = shipped_client.get(DUMP)
+    header, *entries = _lines(latest)
     corpus = next(s for s in header["sources"] if s["name"] == "deadends.dev")
     assert corpus["licence"] == "CC BY 4.0" and "YuJin Hong" in corpus["attribution"]
     assert corpus["url"] == "https://github.com/dbwls99706/deadends.dev"
@@ -53,10 +57,20 @@ def test_dump_holds_every_entry_and_follows_changes(shipped_client, shipped_sett
         1 for e in entries if (e["provenance"] or {}).get("source") == "deadends.dev"
     )
     # Older versions are removed once a new one is in place, but for the last few (another
-    # worker may still be sending one).
-    cached = list(dump_folder(shipped_settings).glob("errata-*.ndjson.gz"))
-    assert len(cached) == dump.KEEP_OLD + 1
+    # worker may still be sending one): a fourth version leaves the three newest.
+    shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json={"outcome": "failed"})
+    last = shipped_client.get(DUMP)
+    cached = {path.name for path in dump_folder(shipped_settings).glob("errata-*.ndjson.gz")}
+    assert dump.KEEP_OLD + 1 == 3
+    assert cached == {"errata-" + r.headers["etag"].strip('"') + ".ndjson.gz" for r in (moved, latest, last)}
     assert not list(dump_folder(shipped_settings).glob(".writing-*"))
+
+
+def test_two_database_servers_never_share_a_dump_folder():
+    one, other = (
+        dump_folder(Settings(database_url=f"postgresql://errata@db.example/{name}")) for name in ("a", "b")
+    )
+    assert one.parent == Path(tempfile.gettempdir()) / "errata-dumps" and one != other
 
 
 def test_a_fresh_dump_is_served_while_reports_come_in(shipped_client):

@@ -315,6 +315,52 @@ def test_moderation_api_lists_accepts_and_rejects(site):
     assert "KV cache" not in site.get(f"/errors/{SEED_ID}.json").json()["patterns"]
 
 
+def test_the_api_description_names_each_refusal_of_proposals_and_moderation(site):
+    """A client generated from /openapi.json must know the refusals it will meet."""
+    paths = site.get("/openapi.json").json()["paths"]
+    change = {"change": {"kind": "pattern", "pattern": "KV cache"}}
+    decided = site.post(API, json=change).json()["id"]
+    assert site.post(f"/api/v1/moderation/proposals/{decided}/reject", headers=AUTH).status_code == 200
+    decision = "/api/v1/moderation/proposals/{proposal_id}/"
+    wrong = {"Authorization": "Bearer not-the-token"}
+    refusals = [
+        ("/api/v1/errors/{entry_id}/proposals", "/api/v1/errors/no/such/proposals", change, AUTH, 404),
+        (decision + "accept", f"/api/v1/moderation/proposals/{decided}/accept", None, AUTH, 409),
+        (decision + "reject", f"/api/v1/moderation/proposals/{decided}/reject", None, AUTH, 409),
+        (decision + "accept", "/api/v1/moderation/proposals/987654/accept", None, AUTH, 404),
+        (decision + "reject", "/api/v1/moderation/proposals/987654/reject", None, AUTH, 404),
+        (decision + "reject", f"/api/v1/moderation/proposals/{decided}/reject", None, {}, 401),
+        (decision + "reject", f"/api/v1/moderation/proposals/{decided}/reject", None, wrong, 403),
+    ]
+    for documented, url, body, headers, status in refusals:
+        answer = site.post(url, json=body, headers=headers)
+        assert answer.status_code == status and str(status) in paths[documented]["post"]["responses"]
+
+
+def test_an_entrys_history_lists_only_its_own_pending_proposals(site):
+    change = {"change": {"kind": "pattern", "pattern": "KV cache"}}
+    own = site.post(API, json=change).json()["id"]
+    # An entry whose id sorts before the seed's.
+    other = {"change": {"kind": "pattern", "pattern": "cannot frobnicate widget"}}
+    assert site.post("/api/v1/errors/demo/full-bilingual/proposals", json=other).status_code == 202
+    assert site.get(f"/errors/{SEED_ID}/history.json").json()["pending_proposals"] == [own]
+
+
+def test_the_moderators_evidence_list_comes_in_pages_of_50(site):
+    for n in range(51):
+        site.post(f"/api/v1/errors/{SEED_ID}/evidence", json={"outcome": "worked", "note": f"run {n}"})
+    assert len(site.get("/api/v1/moderation/evidence", headers=AUTH).json()) == 50
+    more = site.get("/api/v1/moderation/evidence", params={"offset": 50}, headers=AUTH).json()
+    assert len(more) >= 1
+
+
+def test_the_moderators_evidence_filter_takes_ids_up_to_their_limit(site):
+    listed = site.get("/api/v1/moderation/evidence", params={"entry_id": "a" * 300}, headers=AUTH)
+    assert listed.status_code == 200 and listed.json() == []
+    refused = site.get("/api/v1/moderation/evidence", params={"entry_id": "a" * 301}, headers=AUTH)
+    assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "entry_id"
+
+
 def test_moderation_page_is_off_without_a_token(shipped_settings):
     settings = shipped_settings.model_copy(update={"admin_token": None})
     with TestClient(create_app(settings), base_url="https://testserver") as client:

@@ -204,3 +204,12 @@ def test_search_and_lookup_follow_imports_and_edits(shipped_settings, shipped_cl
     shipped_client.post("/api/v1/errors/demo/quux/evidence", json={"outcome": "worked"})
     hit = shipped_client.get("/api/v1/errors", params={"q": "pump seizes"}).json()["data"][0]
     assert hit["evidence_count"] == 1 and hit["fix_rate"] > 0.5
+
+
+def test_search_results_of_the_list_api_come_in_pages_that_do_not_overlap(reader):
+    # With a filter, the ranked matches are narrowed to the domain, then paged.
+    search = {"q": "npm", "domain": "node", "limit": 3}
+    first = reader.get("/api/v1/errors", params=search).json()
+    second = reader.get("/api/v1/errors", params={**search, "offset": 3}).json()
+    ids = [e["id"] for e in first["data"] + second["data"]]
+    assert first["count"] > 6 and len(ids) == len(set(ids)) == 6

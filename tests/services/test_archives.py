@@ -2,6 +2,7 @@
 
 import io
 import shutil
+import stat
 import tarfile
 import zipfile
 from pathlib import Path
@@ -63,6 +64,19 @@ def test_a_member_leaving_the_folder_refuses_the_whole_archive(tmp_path, name):
         bundle.writestr(name, b"{}")
     with pytest.raises(ArchiveError, match="outside the folder"), unpacked(zipped):
         pass
+
+
+def test_links_inside_a_zip_are_skipped(tmp_path):
+    secret = tmp_path / "secret.json"
+    secret.write_text('{"secret": true}')
+    archive = tmp_path / "links.zip"
+    with zipfile.ZipFile(archive, "w") as bundle:
+        bundle.writestr("a.json", "{}")
+        link = zipfile.ZipInfo("b.json")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16  # how zip -y stores a symbolic link
+        bundle.writestr(link, str(secret))
+    with unpacked(archive) as folder:
+        assert sorted(p.name for p in folder.rglob("*") if p.is_file()) == ["a.json"]
 
 
 def test_links_are_skipped_and_sizes_are_capped_as_written(tmp_path, monkeypatch):

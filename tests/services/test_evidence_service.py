@@ -64,6 +64,22 @@ def test_unknown_item_and_rate_limit_write_nothing(engine):
     assert counts(engine) == (4, 4)
 
 
+def test_a_client_that_waits_retry_after_seconds_is_let_in(engine):
+    limit = RateLimit(submissions=1, window_seconds=60)
+    first = record_evidence(
+        engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked"), client="c1", limit=limit
+    )
+    soon = first.evidence.submitted_at + timedelta(seconds=0.5)
+    with pytest.raises(RateLimited) as raised:
+        record_evidence(
+            engine, entry_id=SEED_ID, report=EvidenceIn(outcome="failed"), client="c1", limit=limit, now=soon
+        )
+    later = soon + timedelta(seconds=raised.value.retry_after)
+    record_evidence(
+        engine, entry_id=SEED_ID, report=EvidenceIn(outcome="failed"), client="c1", limit=limit, now=later
+    )
+
+
 def test_reject_then_restore_recomputes_from_rows(engine):
     before = record_evidence(engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked"))
     figures = reject_evidence(engine, before.evidence.uid, "duplicate")
@@ -83,8 +99,11 @@ def test_a_repeated_report_is_answered_with_the_stored_one_and_counted_once(engi
     other = record_evidence(engine, entry_id=SEED_ID, report=report, client="c2")
     changed = report.model_copy(update={"versions": {"vllm": "0.4.3"}})
     different = record_evidence(engine, entry_id=SEED_ID, report=changed, client="c1")
-    assert not other.repeated and not different.repeated
-    assert counts(engine) == (4, 4)
+    # The same step that worked and then failed for the client: both count.
+    failed = report.model_copy(update={"outcome": "failed"})
+    opposite = record_evidence(engine, entry_id=SEED_ID, report=failed, client="c1")
+    assert not other.repeated and not different.repeated and not opposite.repeated
+    assert counts(engine) == (5, 5)
 
 
 def test_the_same_report_after_the_window_counts_again(engine):

@@ -7,7 +7,9 @@ from sqlmodel import Session, select
 
 from app.db import make_engine, write_session
 from app.models import Entry, EntryRevision, ModerationAction
+from app.render.export_md import render_entry_markdown
 from app.schemas.api import EvidenceIn
+from app.services.entries.aliases import environment_of
 from app.services.entries.read import get_entry, locate
 from app.services.errors import EntryNotFound, MergeRefused
 from app.services.evidence.reports import record_evidence
@@ -41,6 +43,12 @@ def _unmerge(engine, source: str):
         return unmerge(session, source, now=NOW)
 
 
+def test_only_an_environment_variant_of_the_same_error_names_an_environment():
+    assert environment_of(WIDGET, "tooling/widget-crash/widget2-macos") == "widget2-linux"
+    assert environment_of("tooling/widget-crash", WIDGET) is None  # the error's bare id
+    assert environment_of(MISSING, FULL) is None  # another error
+
+
 def test_merge_gathers_evidence_and_recomputes_figures_and_unmerge_gives_them_back(base):
     _report(base, FULL, "failed")
     _report(base, MISSING, "worked")
@@ -72,6 +80,17 @@ def test_merge_gathers_evidence_and_recomputes_figures_and_unmerge_gives_them_ba
         assert {f: getattr(back[entry_id], f) for f in figures} == {
             f: getattr(alone[entry_id], f) for f in figures
         }
+
+
+def test_the_markdown_of_a_merged_entry_lists_each_parts_dead_ends_with_their_rates(base):
+    _merge(base, MISSING, FULL)
+    with Session(base) as session:
+        view = get_entry(session, FULL)
+    [part] = view.merged
+    assert part.dead_ends
+    markdown = render_entry_markdown(view, "en")
+    for dead in part.dead_ends:
+        assert f"- Dead ends: {dead.action.en} ({round(dead.fail_rate * 100)}% fail)" in markdown
 
 
 def test_every_entry_touched_gets_a_revision_a_change_and_a_log_line(base):

@@ -151,12 +151,18 @@ def test_a_change_that_does_not_fit_the_entry_names_its_field(shipped_engine, ch
         ({"kind": "doc", "title": "x", "url": "javascript:alert(1)"}, ("change", "doc", "url")),
         ({"kind": "text", "field": "id", "lang": "zh", "text": "x"}, ("change", "text")),
         ({"kind": "vote"}, ("change",)),
+        ({"kind": "variant", "text": "E: x", "versions": "v" * 201}, ("change", "variant", "versions")),
     ],
 )
 def test_bodies_are_validated_like_entry_files(change, loc):
     with pytest.raises(ValidationError) as caught:
         ProposalIn.model_validate({"change": change})
     assert caught.value.errors()[0]["loc"][: len(loc)] == loc
+
+
+def test_a_variants_versions_may_fill_their_limit():
+    body = ProposalIn.model_validate({"change": {"kind": "variant", "text": "E: x", "versions": "v" * 200}})
+    assert body.change.versions == "v" * 200
 
 
 def test_display_names_are_never_addresses():

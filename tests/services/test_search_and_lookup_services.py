@@ -54,6 +54,21 @@ def test_lookup_index_builds_once_and_refreshes_only_on_change(session):
     assert (len(index), index.watermark) == (size, watermark)
 
 
+def test_words_only_in_a_traceback_frame_do_not_name_an_entry(session):
+    # The frame says where the program broke, not what broke: another exception is the error.
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/frob/run.py", line 3, in cannot_frobnicate_widget\n'
+        "ZeroDivisionError: division by zero\n"
+    )
+    assert lookup(session, LookupIndex(), paste) == []
+
+
+def test_a_quoted_name_in_the_paste_still_counts(session):
+    found = lookup(session, LookupIndex(), "FrobError: cannot frobnicate 'widget' 7")
+    assert found and found[0].id == "demo/full-bilingual"
+
+
 def test_lookup_with_versions_prefers_rows_that_cover_them(session):
     index = LookupIndex()
     text = "FrobError: cannot frobnicate widget 12"

@@ -59,6 +59,18 @@ def test_patterns_both_ways_score_high_one_way_does_not_merge():
     assert PATTERNS_BOTH in two_way.reasons and two_way.score > one_way.score
 
 
+def test_a_shared_title_lifts_alike_wordings_to_a_candidate():
+    first = "Error: listen EADDRINUSE while starting the development server of the app"
+    second = "Error: listen EADDRINUSE while starting the preview server of the app"
+    titled = compare(
+        entry("node/dev-port", first, title="Port already in use"),
+        entry("node/preview-port", second, title="Port already in use"),
+    )
+    untitled = compare(entry("node/dev-port", first), entry("node/preview-port", second))
+    assert titled is not None and not titled.conclusive
+    assert untitled is None or untitled.score < titled.score
+
+
 def test_alike_wordings_of_two_domains_never_merge_by_themselves():
     a = entry("go/deadline", "context deadline exceeded while dialing", [r"context deadline exceeded"])
     b = entry(

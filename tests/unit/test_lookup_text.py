@@ -50,6 +50,7 @@ def test_tokens_split_identifiers_and_mark_quoted_names():
     assert {"torch", "outofmemoryerror", "out", "of", "memory", "cuda", "'numpy"} <= set(words)
     assert "numpy" not in words
     assert tokens("显存不足") == ["显存", "存不", "不足"]
+    assert tokens("显存") == ["显存"] and tokens("错") == ["错"]
 
 
 def test_regex_words_and_alternatives():
@@ -60,6 +61,12 @@ def test_regex_words_and_alternatives():
     ]
     assert alternatives(r"error: (foo|bar) baz") == ["error: foo baz", "error: bar baz"]
     assert alternatives(r"a\|b") == [r"a\|b"]
+    # Top-level alternatives, the group inside one kept whole.
+    assert alternatives(r"no route to host|connect(ion)? refused|timed out") == [
+        "no route to host",
+        "connect(ion)? refused",
+        "timed out",
+    ]
 
 
 def test_localised_messages_gain_their_english_originals():

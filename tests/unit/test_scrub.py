@@ -35,6 +35,12 @@ def test_identifying_parts_are_replaced(text, gone, kept):
 def test_a_user_name_found_in_a_path_is_removed_everywhere():
     text = "/home/grace/run.sh: permission denied for grace (uid 1000)"
     assert scrub(text) == "/home/<user>/run.sh: permission denied for <user> (uid 1000)"
+    # Seen both in a prompt and in a path, it is still one name to remove.
+    both = "dave@build-07:/home/dave/src$ make: dave may not write here"
+    assert scrub(both) == "<user>@<host>:/home/<user>/src$ make: <user> may not write here"
+    # Three letters are a name; shorter ones would blank out ordinary words.
+    assert scrub("/home/ann/run.sh: ann is not in sudoers") == "/home/<user>/run.sh: <user> is not in sudoers"
+    assert scrub("/home/al/run.sh: al is not in sudoers") == "/home/<user>/run.sh: al is not in sudoers"
 
 
 @pytest.mark.parametrize(

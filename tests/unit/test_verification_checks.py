@@ -68,6 +68,14 @@ def test_a_pattern_that_recognises_a_neighbour_is_named():
 def test_missing_chinese_is_named_by_field():
     doc = _doc(root_cause={"en": "It jams.", "zh": None})
     assert static_problems(doc, []) == ["no Chinese for root_cause"]
+    dead_end = {
+        "id": "kick",
+        "action": {"en": "Kick it"},
+        "why_fails": {"en": "It jams harder.", "zh": "卡得更紧。"},
+    }
+    assert static_problems(_doc(dead_ends=[{**dead_end, "fail_rate": 0.9}]), []) == [
+        "no Chinese for dead_ends.kick.action"
+    ]
 
 
 def test_verification_must_vouch_for_a_wording_and_say_how():
@@ -77,6 +85,21 @@ def test_verification_must_vouch_for_a_wording_and_say_how():
         _doc(verification=[{**_doc().verification[0].model_dump(), "command": None}])
     with pytest.raises(ValidationError, match="needs the url"):
         _doc(verification=[{**_doc().verification[1].model_dump(), "url": None}])
+
+
+def test_wordings_only_reported_by_users_are_not_enough():
+    reported = [
+        {
+            "text": v.text,
+            "method": "reported",
+            "tool": "widget",
+            "version": "1.0",
+            "checked": TODAY,
+            "note": {"en": "Seen by a user."},
+        }
+        for v in _doc().verification
+    ]
+    assert static_problems(_doc(verification=reported), []) == ["no wording is reproduced or sourced"]
 
 
 def test_output_must_hold_the_reproduced_wording_and_be_recognised():
@@ -90,6 +113,12 @@ def test_output_must_hold_the_reproduced_wording_and_be_recognised():
     assert "the reproduction did not print 'error: widget 7 is jammed'" in check.problems
     assert "no pattern matches the reproduction's output" in check.problems
     assert "looking the output up finds nothing first" in check.problems
+
+
+def test_a_failed_reproduction_shows_the_last_lines_of_its_output():
+    lines = [f"step {n}" for n in range(1, 21)] + ["error: widget is fine"]
+    check = output_problems(_doc(), Run(output="\n".join(lines) + "\n", seconds=0.1), best_match=None)
+    assert check.problems[-1] == "output ended with:\n" + "\n".join(lines[-8:])
 
 
 def test_a_tool_that_is_not_installed_is_named():

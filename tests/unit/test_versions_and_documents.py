@@ -20,6 +20,8 @@ from app.services.search.query import terms
         ("12.x", "12.4", True),
         ("", "1.0", True),
         ("latest", "LATEST", True),
+        # A row that is no version (a name, a label) covers only its own spelling.
+        ("1.0 lts", "2.0", False),
         ("~=2.1", "2.9", True),
         (">=not-a-version", "1.0", False),
     ],

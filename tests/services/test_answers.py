@@ -1,0 +1,80 @@
+"""Answers for a paste (what `errata lookup`, the terminal helper and the MCP tool show):
+built from a real SQLite file by the real lookup, rendered as text and Markdown."""
+
+import pytest
+import yaml
+
+from app.db import make_engine, read_session
+from app.render.answer import answer_markdown, answer_text
+from app.services.answers.build import local_answer
+from app.services.answers.remote import remote_answer
+from app.services.lookup.index import LookupIndex
+from tests.conftest import DEMO_ENTRIES, load
+from tests.server import serving
+
+PASTE = "FrobError: cannot frobnicate widget 42"
+
+
+@pytest.fixture
+def session(settings, tmp_path):
+    entry = yaml.safe_load((DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text())
+    # A second dead end, less often a failure, listed first: the answer must still lead
+    # with the one that fails most.
+    entry["dead_ends"].insert(
+        0,
+        {
+            "id": "reinstall",
+            "action": {"en": "Reinstall frob", "zh": "重新安装 frob"},
+            "why_fails": {"en": "The handle survives a reinstall.", "zh": "重新安装后句柄仍在。"},
+            "fail_rate": 0.6,
+        },
+    )
+    entry["workarounds"][0]["steps"]["en"] = "Run:\n\n```bash\nfrob cache clear\nfrob restart\n```\n"
+    source = tmp_path / "entry.yaml"
+    source.write_text(yaml.safe_dump(entry, allow_unicode=True))
+    assert load(settings, source).failed == 0
+    engine = make_engine(settings)
+    with read_session(engine) as session:
+        yield session
+    engine.dispose()
+
+
+def test_the_answer_leads_with_the_dead_end_that_fails_most(session):
+    text = answer_text(local_answer(session, LookupIndex(), PASTE, lang="en"))
+    avoid = [line.strip() for line in text.splitlines() if line.strip().startswith("Avoid:")]
+    assert avoid == [
+        "Avoid: Reboot the machine (90% fail): The stale handle lives on disk.",
+        "Avoid: Reinstall frob (60% fail): The handle survives a reinstall.",
+    ]
+
+
+def test_a_command_of_several_lines_is_shown_as_one_indented_block(session):
+    text = answer_text(local_answer(session, LookupIndex(), PASTE, lang="en"))
+    assert "   Try: Clear the widget cache (80% success" in text
+    assert "       $ frob cache clear\n         frob restart\n" in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "No entry in errata matches this error.\n"), ("zh", "errata 中没有与此错误匹配的条目。\n")],
+)
+def test_a_paste_nothing_matches_says_so_in_the_readers_language(session, lang, said):
+    found = local_answer(session, LookupIndex(), "zzqx quux: nothing like this", lang=lang)
+    assert found.matches == []
+    assert answer_text(found) == said and answer_markdown(found) == said
+
+
+def test_the_markdown_answer_lists_the_fix_rate_workaround_and_dead_ends(session):
+    markdown = answer_markdown(local_answer(session, LookupIndex(), PASTE, lang="en"))
+    assert "- Try: Clear the widget cache (80% success" in markdown
+    assert "```sh\nfrob cache clear\nfrob restart\n```" in markdown
+    assert "- Avoid: Reboot the machine (90% fail): The stale handle lives on disk." in markdown
+
+
+@pytest.mark.slow
+def test_a_remote_errata_gives_the_answer_its_database_gives(session, database, tmp_path):
+    with serving(database, log_dir=tmp_path) as (base, _):
+        for lang in ("en", "zh"):
+            remote = remote_answer(base, PASTE, lang=lang)
+            local = local_answer(session, LookupIndex(), PASTE, lang=lang, base_url=base)
+            assert remote.matches and remote.model_dump() == local.model_dump()
