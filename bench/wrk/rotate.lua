@@ -7,7 +7,9 @@ for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
 if os.getenv("BODIES") then
   for line in io.lines(os.getenv("BODIES")) do bodies[#bodies + 1] = line end
 end
-local i = 0
+-- Counting from a random start, so that no run repeats an earlier run's URLs or bodies.
+math.randomseed(os.time() + math.floor(os.clock() * 1e6))
+local i = math.random(1, 2 ^ 30) * 1000
 request = function()
   i = i + 1
   if #bodies > 0 then
