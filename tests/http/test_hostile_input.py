@@ -207,3 +207,14 @@ def test_pages_are_the_same_for_every_visitor_so_a_shared_cache_may_keep_them(re
     second = reader.get(f"/errors/{SEED_ID}", headers={"cookie": "a=b", "user-agent": "other"})
     assert "set-cookie" not in first.headers and "private" not in first.headers.get("cache-control", "")
     assert first.text == second.text
+
+
+def test_an_error_page_says_the_servers_own_refusals_in_the_readers_language(reader):
+    """A refusal the framework words in English (a method an address does not take) is said
+    in the page's language; a refusal errata words itself keeps its own words."""
+    english = safe(reader.put("/about"), 405).text
+    chinese = safe(reader.put("/zh/about"), 405).text
+    assert "This address does not accept that kind of request" in english
+    assert "此地址不接受这种请求方法" in chinese and "Method Not Allowed" not in chinese
+    too_long = safe(reader.post("/api/v1/lookup", json={"text": "x" * (64 * 1024 + 1)}), 413)
+    assert too_long.json()["detail"] == "Pasted text is larger than 65536 bytes"
