@@ -213,3 +213,14 @@ def test_search_results_of_the_list_api_come_in_pages_that_do_not_overlap(reader
     second = reader.get("/api/v1/errors", params={**search, "offset": 3}).json()
     ids = [e["id"] for e in first["data"] + second["data"]]
     assert first["count"] > 6 and len(ids) == len(set(ids)) == 6
+
+
+def test_search_pages_say_how_many_there_are_and_link_to_the_next(reader):
+    count = reader.get("/api/v1/errors", params={"q": "error", "limit": 1}).json()["count"]
+    pages = -(-count // 50)
+    assert pages >= 2
+    first = BeautifulSoup(reader.get("/search", params={"q": "error", "page": 1}).text, "html.parser")
+    assert f"Page 1 of {pages}" in first.get_text(" ", strip=True)
+    assert first.select_one("a[rel=next]")["href"].endswith("page=2")
+    last = reader.get("/zh/search", params={"q": "error", "page": pages})
+    assert last.status_code == 200 and not BeautifulSoup(last.text, "html.parser").select("a[rel=next]")
