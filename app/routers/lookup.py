@@ -37,8 +37,11 @@ def _matches(request: Request, session, text: str, limit: int, versions) -> list
 
 
 def _ranked(request: Request, body: LookupIn) -> list[Match]:
+    """Rank a paste whose size was checked already, in a session of its own."""
     with read_session(request.app.state.engine) as session:
-        return _matches(request, session, body.text, body.limit, body.versions)
+        return lookup(
+            session, request.app.state.lookup_index, body.text, limit=body.limit, versions=body.versions
+        )
 
 
 @api_router.post(
