@@ -13,6 +13,7 @@ from app.main import create_app
 from app.migrate import upgrade
 from app.models import Entry, EntryRevision
 from app.services.interchange.exporter import export_all
+from app.services.interchange.importer import import_paths
 from tests.conftest import (
     CANON_MALFORMED,
     CANON_VALID,
@@ -123,6 +124,15 @@ def own_format_problems(tmp_path) -> Path:
         ),
     )
     _write(folder, "bad-id.yaml", good.replace("id: demo/zh-missing", "id: Demo/Bad Id"))
+    # Two bad fields: the first one in the file is named.
+    _write(
+        folder,
+        "two-problems.yaml",
+        good.replace("id: demo/zh-missing", "id: Demo/Two Problems").replace(
+            "success_rate: 0.75", "success_rate: high"
+        ),
+    )
+    _write(folder, "a-list.yaml", "- id: demo/a-list\n- title: x\n")
     _write(
         folder,
         "bad-regex.yaml",
@@ -147,6 +157,8 @@ def test_malformed_files_are_reported_by_path_and_field_and_skipped_whole(settin
         "no-prior.yaml": "prior",
         "wrong-type.yaml": "workarounds.0.success_rate",
         "bad-id.yaml": "id",
+        "two-problems.yaml": "id",
+        "a-list.yaml": "(file)",
         "bad-regex.yaml": "patterns.0",
         "typo.yaml": "root_cuase",
         "bad-json.json": "(file)",
@@ -158,11 +170,32 @@ def test_malformed_files_are_reported_by_path_and_field_and_skipped_whole(settin
     }
     for failure in report.failures:
         assert failure.path.is_absolute() and failure.path.exists()
+    [listed] = [f for f in report.failures if f.path.name == "a-list.yaml"]
+    assert listed.message == "the file does not hold a YAML mapping"
     engine = make_engine(settings)
     with Session(engine) as session:
         ids = set(session.exec(select(Entry.id)))
     engine.dispose()
     assert ids == {"demo/full-bilingual", "demo/zh-missing", "demo/cjk-only"}
+
+
+def test_a_file_that_vanishes_during_the_import_is_reported_and_the_rest_load(settings, tmp_path):
+    for path in DEMO_ENTRIES.rglob("*.yaml"):
+        shutil.copy(path, tmp_path / path.name)
+    gone = (tmp_path / "cjk-only.yaml").resolve()
+
+    def progress(files):  # the progress bar sees each file just before it is read
+        for path in files:
+            if path == gone:
+                path.unlink()
+            yield path
+
+    engine = make_engine(settings)
+    report = import_paths(engine, [tmp_path], progress=progress)
+    engine.dispose()
+    [failure] = report.failures
+    assert (failure.path, failure.field) == (gone, "(file)") and "No such file" in failure.message
+    assert report.created == 2
 
 
 def test_a_canon_action_may_be_one_character_but_not_empty(settings, tmp_path):

@@ -97,6 +97,16 @@ def test_links_are_skipped_and_sizes_are_capped_as_written(tmp_path, monkeypatch
         pass
 
 
+def test_a_file_of_16_mib_unpacks_and_one_byte_more_is_refused(tmp_path):
+    limit = 16 * 1024 * 1024  # what the README promises for a file inside an archive
+    fits = _tar(tmp_path / "fits.tar.gz", {"big.json": b" " * limit})
+    with unpacked(fits) as folder:
+        assert (folder / "big.json").stat().st_size == limit
+    over = _tar(tmp_path / "over.tar.gz", {"big.json": b" " * (limit + 1)})
+    with pytest.raises(ArchiveError, match=f"big.json is larger than {limit} bytes"), unpacked(over):
+        pass
+
+
 def test_a_broken_archive_is_an_error_not_a_crash(tmp_path):
     broken = tmp_path / "broken.zip"
     broken.write_bytes(b"PK\x03\x04 not really")

@@ -6,13 +6,14 @@ import pytest
 from sqlmodel import Session, select
 
 from app.db import make_engine, write_session
+from app.i18n import translations
 from app.models import Entry, EntryRevision, ModerationAction
 from app.render.export_md import render_entry_markdown
 from app.schemas.api import EvidenceIn
 from app.services.entries.aliases import environment_of
 from app.services.entries.read import get_entry, locate
 from app.services.errors import EntryNotFound, MergeRefused
-from app.services.evidence.reports import record_evidence
+from app.services.evidence.reports import record_evidence, reject_evidence
 from app.services.merging.merge import merge, unmerge
 from tests.conftest import CANON_VALID, DEMO_ENTRIES, load
 
@@ -139,6 +140,14 @@ def test_merges_never_chain_nor_loop(base):
     with pytest.raises(MergeRefused) as refused:
         _merge(base, MISSING, FULL)
     assert refused.value.field == "from"
+    # The refusal says, in the reader's language, where the entry is merged already.
+    for lang, said in (
+        ("en", f"{MISSING} is already merged into {WIDGET}"),
+        ("zh", f"{MISSING} 已合并到 {WIDGET}"),
+    ):
+        assert refused.value.message(translations(lang).gettext) == [
+            {"loc": ["body", "from"], "field": "from", "msg": said}
+        ]
 
 
 def test_bad_ids_and_undoing_what_was_not_done_are_refused(base):
@@ -166,3 +175,14 @@ def test_a_report_on_an_alias_item_counts_for_its_canonical_entry(base):
         > widget.workarounds[0].prior_success_rate
     )
     assert view.merged[0].workarounds[0].reports.worked == 1
+
+
+def test_a_rejected_report_on_an_alias_is_not_shown_on_the_merged_entry(base):
+    kept = _report(base, FULL, "worked")
+    spam = _report(base, MISSING, "failed")
+    reject_evidence(base, spam.evidence.uid, "spam")
+    _merge(base, MISSING, FULL)
+    with Session(base) as session:
+        view = get_entry(session, FULL)
+    assert [e.uid for e in view.recent_evidence] == [kept.evidence.uid]
+    assert view.evidence_count == 1

@@ -19,6 +19,7 @@ from app.services.lookup.index import LookupIndex
 from app.services.lookup.rank import lookup
 from app.services.proposals import queue
 from app.services.proposals.errors import ProposalDecided, ProposalInvalid
+from app.services.proposals.form import prefill_from_paste
 from app.services.search.query import search_entries
 from tests.conftest import SEED_ID
 
@@ -218,11 +219,36 @@ def test_new_entry_patterns_must_match_its_signature():
                     "domain": "demo",
                     "title": {"en": "x"},
                     "signature": "BoomError",
-                    "patterns": ["Other"],
+                    "patterns": ["Boom", "Other"],
                 }
             }
         )
-    assert "does not match the signature" in caught.value.errors()[0]["msg"]
+    # Counted as the form lists them, from 1: the second pattern is the one to fix.
+    assert "pattern 2 does not match the signature" in caught.value.errors()[0]["msg"]
+
+
+@pytest.mark.parametrize(
+    ("change", "loc"),
+    [
+        ({"id": "Demo/Boom Error"}, ("change", "id")),
+        ({"id": "other/boom-error"}, ("change",)),
+    ],
+)
+def test_a_new_entry_that_would_not_be_a_valid_entry_is_refused_naming_it(shipped_engine, change, loc):
+    body = {
+        "kind": "new_entry",
+        "domain": "demo",
+        "title": {"en": "Boom"},
+        "signature": "BoomError",
+        **change,
+    }
+    with pytest.raises(ProposalInvalid) as caught:
+        propose(shipped_engine, body, entry_id=None)
+    assert caught.value.loc == loc
+    if loc == ("change",):
+        assert "does not match the id" in caught.value.msg
+    with read_session(shipped_engine) as session:
+        assert queue.list_proposals(session) == []
 
 
 def test_edit_then_accept_takes_the_moderators_document(shipped_engine):
@@ -244,6 +270,66 @@ def test_edit_then_accept_takes_the_moderators_document(shipped_engine):
         assert caught.value.loc[: len(loc)] == loc
     with read_session(shipped_engine) as session:
         assert queue.get_proposal(session, view2.id).status == "pending"
+
+
+def test_a_workaround_proposed_twice_by_the_same_title_gets_an_id_of_its_own(shipped_engine):
+    change = {"kind": "workaround", "title": {"en": "Lower the batch"}, "steps": {"en": "one way"}}
+    for steps in ("one way", "another way", "a third way"):
+        change["steps"] = {"en": steps}
+        queue.accept_proposal(shipped_engine, propose(shipped_engine, change).id)
+    added = [w for w in entry(shipped_engine).workarounds if w.title.en == "Lower the batch"]
+    assert [(w.id, w.steps.en) for w in added] == [
+        ("lower-the-batch", "one way"),
+        ("lower-the-batch-2", "another way"),
+        ("lower-the-batch-3", "a third way"),
+    ]
+
+
+def test_an_accepted_proposal_shows_only_what_it_changed(shipped_engine):
+    pattern = propose(shipped_engine, {"kind": "pattern", "pattern": "KV cache"})
+    queue.accept_proposal(shipped_engine, pattern.id)
+    signature = propose(
+        shipped_engine, {"kind": "signature", "signature": "OutOfMemoryError: KV cache block"}
+    )
+    queue.accept_proposal(shipped_engine, signature.id)
+    with read_session(shipped_engine) as session:
+        first = queue.proposal_diff(session, pattern.id)
+        second = queue.proposal_diff(session, signature.id)
+    assert {d.field for d in first} == {"patterns"}
+    assert {d.field for d in second} == {"signature"}  # not the pattern accepted before
+    assert [d.new for d in second if d.field == "signature"] == ["OutOfMemoryError: KV cache block"]
+
+
+def test_the_queue_lists_proposals_of_one_kind(shipped_engine):
+    patterns = [
+        propose(shipped_engine, {"kind": "pattern", "pattern": p}).id for p in ("KV cache", "cache block")
+    ]
+    propose(shipped_engine, {"kind": "signature", "signature": "OutOfMemoryError: KV cache block"})
+    with read_session(shipped_engine) as session:
+        assert [p.id for p in queue.list_proposals(session, kind="pattern")] == patterns
+        assert len(queue.list_proposals(session)) == 3
+
+
+@pytest.mark.parametrize(
+    ("paste", "signature"),
+    [
+        # The last error line of a traceback is the exception itself.
+        (
+            'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n'
+            '    raise ValueError("bad")\nValueError: bad\n',
+            "ValueError: bad",
+        ),
+        (
+            "$ java Foo\njava.lang.IllegalStateException: closed\n\tat Foo.main(Foo.java:3)\n",
+            "java.lang.IllegalStateException: closed",
+        ),
+        # No line reads like an error: the paste starts with what was printed first.
+        ("  quuxctl up --all\nquux: stopped at step 3\n\n", "quuxctl up --all"),
+        ("", ""),
+    ],
+)
+def test_a_new_entry_form_starts_from_the_line_that_reads_like_the_error(paste, signature):
+    assert prefill_from_paste(paste) == {"paste": paste, "signature": signature}
 
 
 def test_rejecting_keeps_the_entry_and_the_reason(shipped_engine):

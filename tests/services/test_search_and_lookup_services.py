@@ -69,6 +69,19 @@ def test_a_quoted_name_in_the_paste_still_counts(session):
     assert found and found[0].id == "demo/full-bilingual"
 
 
+def test_a_quoted_name_counts_for_less_than_the_same_word_written_plainly(session):
+    # A quoted name is what varies between occurrences ('requests', "users"): it says less
+    # of which error this is than a word of the message, and more than no word at all.
+    index = LookupIndex()
+
+    def score(word: str) -> float:
+        [match] = lookup(session, index, f"FrobError: cannot frobnicate {word}")
+        assert match.id == "demo/full-bilingual"
+        return match.score
+
+    assert score("widget") > score("'widget'") > score("")
+
+
 def test_lookup_with_versions_prefers_rows_that_cover_them(session):
     index = LookupIndex()
     text = "FrobError: cannot frobnicate widget 12"

@@ -56,8 +56,9 @@ def change_from_form(values: dict[str, str]) -> dict:
     return change
 
 
+# `\w*`: an exception's name ends in the word (ValueError, NullPointerException).
 _ERROR_LINE = re.compile(
-    r"(?i)\b(error|exception|fatal|failed|denied|not found|refused|traceback)\b|错误|失败"
+    r"(?i)\b(\w*error|\w*exception|fatal|failed|denied|not found|refused|traceback)\b|错误|失败"
 )
 
 
