@@ -12,8 +12,11 @@ from app.db import make_engine
 from app.main import create_app
 from app.migrate import upgrade
 from app.models import Entry, EntryRevision
+from app.schemas.api import EvidenceIn
+from app.services.evidence.reports import record_evidence
 from app.services.interchange.exporter import export_all
 from app.services.interchange.importer import import_paths
+from app.services.interchange.transfer import TargetNotEmpty, copy_database, table_counts
 from tests.conftest import (
     CANON_MALFORMED,
     CANON_VALID,
@@ -234,6 +237,30 @@ def test_export_then_import_gives_identical_json(settings, tmp_path, client, new
     report = load(fresh, exported)
     assert (report.created, report.failed) == (count, 0)
     assert all_json(fresh) == all_json(settings)
+
+
+def test_a_whole_base_moves_into_an_empty_database_and_never_into_a_full_one(settings, new_database):
+    """`errata migrate-db` in-process; tests/test_postgres.py runs the command, SQLite to PostgreSQL."""
+    load(settings, DEMO_ENTRIES, CANON_VALID)
+    target = make_settings(new_database())
+    upgrade(target)
+    source_engine, target_engine = make_engine(settings), make_engine(target)
+    try:
+        record_evidence(source_engine, entry_id="demo/full-bilingual", report=EvidenceIn(outcome="failed"))
+        seen: list[str] = []
+        copied = copy_database(source_engine, target_engine, progress=lambda table, n: seen.append(table))
+        assert copied == table_counts(source_engine) == table_counts(target_engine)
+        assert copied["entry"] > 0 and copied["evidence"] > 0 and seen == list(copied)
+        assert all_json(target) == all_json(settings)
+        # The keys go on past the copied rows: the moved base takes new reports.
+        record_evidence(target_engine, entry_id="demo/full-bilingual", report=EvidenceIn(outcome="worked"))
+        before = table_counts(target_engine)
+        with pytest.raises(TargetNotEmpty, match="must be empty"):
+            copy_database(source_engine, target_engine)
+        assert table_counts(target_engine) == before
+    finally:
+        source_engine.dispose()
+        target_engine.dispose()
 
 
 def test_exporting_the_shipped_data_reproduces_the_files(shipped_settings, tmp_path):

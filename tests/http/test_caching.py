@@ -7,7 +7,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
+from app.db import entry_stamp_reader, make_engine, read_session
 from app.main import create_app
+from app.schemas.api import EvidenceIn
+from app.services.entries.read import current_stamp, load_entry
+from app.services.evidence.reports import record_evidence
 from tests.conftest import ADMIN_TOKEN, SEED_ID
 
 AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
@@ -152,6 +156,25 @@ def test_a_cached_read_is_one_stamp_query_and_a_first_read_a_fixed_few(shipped_c
     body = shipped_client.get(f"/errors/{large}.json").json()
     parts = sum(len(body[k]) for k in ("workarounds", "dead_ends", "versions", "patterns", "docs"))
     assert parts + len(body["recent_evidence"]) > 12
+
+
+def test_the_stamp_an_entry_is_kept_under_is_the_one_each_later_check_reads(shipped_settings):
+    """The fast path serves a kept entry while its stamp reads the same: taken while the
+    entry loaded, read again for its ids, and moved by a write to any entry it names."""
+    engine = make_engine(shipped_settings)
+    reader = entry_stamp_reader(engine)
+    try:
+        with read_session(engine) as session:
+            loaded = load_entry(session, SEED_ID)
+            assert len(loaded.ids) > 1  # the entry and the entries it links to
+            assert current_stamp(session.connection(), loaded.ids) == loaded.stamp == reader(loaded.ids)
+        record_evidence(engine, entry_id=loaded.ids[-1], report=EvidenceIn(outcome="worked"))
+        with read_session(engine) as session:
+            moved = current_stamp(session.connection(), loaded.ids)
+        assert moved == reader(loaded.ids) != loaded.stamp
+    finally:
+        reader.close()
+        engine.dispose()
 
 
 def test_unknown_ids_are_still_404_and_not_kept_by_shared_caches(shipped_client):

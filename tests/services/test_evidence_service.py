@@ -10,7 +10,13 @@ from app.models import Entry, Evidence
 from app.schemas.api import EvidenceIn
 from app.services.errors import ItemNotFound, RateLimited
 from app.services.evidence import reports as evidence_service
-from app.services.evidence.reports import RateLimit, record_evidence, reject_evidence
+from app.services.evidence.reports import (
+    RateLimit,
+    list_evidence,
+    record_evidence,
+    reject_evidence,
+    restore_evidence,
+)
 from tests.conftest import SEED_ID
 
 
@@ -84,6 +90,17 @@ def test_reject_then_restore_recomputes_from_rows(engine):
     before = record_evidence(engine, entry_id=SEED_ID, report=EvidenceIn(outcome="worked"))
     figures = reject_evidence(engine, before.evidence.uid, "duplicate")
     assert (figures.fix_rate, figures.evidence_count) == (0.8, 1)
+    # The moderator's list, filtered by status, shows the report among the rejected only.
+    with Session(engine) as session:
+        listed = {
+            status: [r.uid for r in list_evidence(session, status=status, entry_id=None, limit=50, offset=0)]
+            for status in ("rejected", "accepted", None)
+        }
+    assert listed["rejected"] == [before.evidence.uid]
+    assert before.evidence.uid not in listed["accepted"] and len(listed["accepted"]) == 1
+    assert sorted(listed[None]) == sorted(listed["rejected"] + listed["accepted"])
+    figures = restore_evidence(engine, before.evidence.uid, "not a duplicate")
+    assert figures.evidence_count == 2
 
 
 def test_a_repeated_report_is_answered_with_the_stored_one_and_counted_once(engine):

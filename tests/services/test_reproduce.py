@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from app.services.verification import reproduce
+from app.services.verification.shipped import verify
+from tests.conftest import DEMO_ENTRIES
 
 
 def _script(tmp_path, body: str, name: str = "case.repro.sh") -> reproduce.Script:
@@ -71,3 +73,10 @@ def _cmdline(process: Path) -> bytes:
         return (process / "cmdline").read_bytes()
     except OSError:  # gone meanwhile
         return b""
+
+
+def test_errata_verify_checks_the_entries_named_or_else_all():
+    everything = verify(DEMO_ENTRIES, run_scripts=False)
+    assert [r.id for r in everything] == ["demo/cjk-only", "demo/full-bilingual", "demo/zh-missing"]
+    named = verify(DEMO_ENTRIES, [DEMO_ENTRIES / "demo" / "cjk-only.yaml"], run_scripts=False)
+    assert [r.id for r in named] == ["demo/cjk-only"]

@@ -3,6 +3,7 @@
 import pytest
 
 from app.db import make_engine, read_session
+from app.services.entries.catalog import Filters, list_entries
 from app.services.lookup.index import LookupIndex
 from app.services.lookup.rank import lookup
 from app.services.search.query import search_entries
@@ -39,6 +40,14 @@ def test_every_page_of_a_search_counts_all_its_matches(session, query):
         hits, counted = search_entries(session, query, limit=limit, offset=offset)
         assert counted == total
         assert [h.id for h in hits] == [h.id for h in everything[offset : offset + limit]]
+
+
+def test_the_list_of_one_category_holds_every_entry_of_it_and_no_other(session):
+    everything, total = list_entries(session, Filters(), limit=1000, offset=0)
+    wanted = [e.id for e in everything if e.category == "vcs_error"]
+    listed, count = list_entries(session, Filters(category="vcs_error"), limit=1000, offset=0)
+    assert [e.id for e in listed] == wanted and count == len(wanted) > 1
+    assert total == len(everything) > count
 
 
 def test_search_falls_back_to_any_word_when_all_words_find_nothing(session):

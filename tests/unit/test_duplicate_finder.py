@@ -59,6 +59,16 @@ def test_patterns_both_ways_score_high_one_way_does_not_merge():
     assert PATTERNS_BOTH in two_way.reasons and two_way.score > one_way.score
 
 
+def test_a_pattern_re2_cannot_run_is_passed_over_and_the_others_still_count():
+    # Python's re takes a backreference, RE2 does not: a pattern from a base that did not check.
+    widget = entry(
+        "demo/widget", "FrobError: cannot frobnicate widget 42", [r"(w)\1", r"FrobError: .*widget"]
+    )
+    other = entry("demo/widget2", "FrobError: cannot frobnicate widget 9 (after a retry)")
+    found = compare(widget, other)
+    assert found is not None and "demo/widget's patterns match demo/widget2's wording" in found.reasons
+
+
 def test_a_shared_title_lifts_alike_wordings_to_a_candidate():
     first = "Error: listen EADDRINUSE while starting the development server of the app"
     second = "Error: listen EADDRINUSE while starting the preview server of the app"
