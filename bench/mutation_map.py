@@ -6,11 +6,14 @@ execute it, each test's time, and the statements run only while modules are impo
 A mutant then needs only the tests that run its line, which makes a run over the four
 packages take minutes per hundred mutants instead of days.
 
-Lines reached only inside a server the tests start as a subprocess (tests/server.py) are
-not attributed to any test: their mutants count as survived, which can only lower the
-score. So are lines run only when a cache shared by a module's tests is cold: they belong
-to the test that filled it, not to the later ones that read the cached result. Tests that
-fail on the unmutated tree are left out of the map (they would "kill" every mutant).
+Python processes the tests start (`errata serve` in tests/server.py, the command-line
+tests, their uvicorn workers) measure themselves too: the variable COVERAGE_PROCESS_START
+makes coverage start in each of them, and their lines are credited to every test of the
+test file that started the process (a server is often shared by a module's tests, and the
+process cannot tell which test a request came from). Lines run only when a cache shared by
+a module's tests is cold belong to the test that filled it, not to the later ones that read
+the cached result. Tests that fail on the unmutated tree are left out of the map (they
+would "kill" every mutant).
 
     python bench/mutation_map.py MAP                  # the suite without tests/content
     python bench/mutation_map.py MAP --update TESTS   # measure TESTS again, keep the rest
@@ -28,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("app/services", "app/render", "app/web", "app/routers")
+Lines = dict[str, dict[str, list[str]]]  # file -> statement -> node ids
+CHILD = "child|"  # the context prefix of processes the tests start
 
 
 def package_files(root: Path) -> list[Path]:
@@ -70,56 +75,110 @@ def _node_ids(junit: Path) -> dict[str, dict]:
     return tests
 
 
-def measure(tests: list[str]) -> tuple[dict, dict]:
-    """Run `tests` under coverage; returns (node id -> timing, file -> line -> node ids)."""
+def measure(tests: list[str]) -> tuple[dict, Lines, Lines]:
+    """Run `tests` under coverage; returns what read_measurement does."""
     with tempfile.TemporaryDirectory() as scratch:
         data_file, junit = Path(scratch) / "coverage", Path(scratch) / "junit.xml"
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        command += ["-p", "mutation_map_plugin"]
         command += [f"--cov={package}" for package in PACKAGES]
         command += ["--cov-context=test", "--cov-report=", f"--junitxml={junit}", *tests]
+        env = {
+            **os.environ,
+            "COVERAGE_FILE": str(data_file),
+            "ERRATA_CHILD_COVERAGE": str(_config(Path(scratch))),
+            "PYTHONPATH": os.pathsep.join([str(ROOT / "bench"), os.environ.get("PYTHONPATH", str(ROOT))]),
+        }
         # Failing tests are dropped by the mutation runs; the run itself may fail.
-        subprocess.run(command, cwd=ROOT, env={**os.environ, "COVERAGE_FILE": str(data_file)}, check=False)
+        subprocess.run(command, cwd=ROOT, env=env, check=False)
         return read_measurement(data_file, junit)
 
 
-def read_measurement(data_file: Path, junit: Path) -> tuple[dict, dict]:
+def _config(scratch: Path) -> Path:
+    """The coverage configuration of the processes the tests start (the pytest process gets
+    its own, and its test contexts, from pytest-cov). A child takes as its context the test
+    running when it was started, which pytest keeps in PYTEST_CURRENT_TEST; it writes beside
+    COVERAGE_FILE, and pytest-cov combines its data with the pytest process's at the end."""
+    config = scratch / "coveragerc"
+    sources = ", ".join(str(ROOT / package) for package in PACKAGES)
+    config.write_text(
+        "[run]\n"
+        f"source = {sources}\n"
+        # uvicorn's workers are multiprocessing children, stopped with SIGTERM.
+        "concurrency = thread, multiprocessing\n"
+        "sigterm = true\n"
+        "parallel = true\n"
+        f"context = {CHILD}${{PYTEST_CURRENT_TEST}}\n"
+    )
+    return config
+
+
+def read_measurement(data_file: Path, junit: Path) -> tuple[dict, Lines, Lines]:
+    """(node id -> timing, lines the pytest process ran, lines the processes it started ran).
+    The two are kept apart: a statement the pytest process runs only at import gets whole
+    test files in bench/mutation_test.py, whatever the children do."""
     from coverage import CoverageData
 
+    tests = _node_ids(junit)
+    by_file: dict[str, set[str]] = {}
+    for node in tests:
+        by_file.setdefault(node.split("::")[0], set()).add(node)
     data = CoverageData(basename=str(data_file))
     data.read()
-    lines: dict[str, dict[str, list[str]]] = {}
+    in_process: dict[str, dict[str, set[str]]] = {}
+    children: dict[str, dict[str, set[str]]] = {}
     for measured in data.measured_files():
-        path = Path(measured)
-        starts = statement_starts(path)
-        per_line: dict[str, set[str]] = {}
+        source = Path(measured)
+        if not source.is_relative_to(ROOT):
+            continue  # a child run from another checkout (a fresh-clone test)
+        name, starts = str(source.relative_to(ROOT)), statement_starts(source)
         for line, contexts in data.contexts_by_lineno(measured).items():
-            # "" is the time between tests: collection, when modules are imported.
-            names = {context.rsplit("|", 1)[0] if context else "" for context in contexts}
-            per_line.setdefault(str(starts.get(line, line)), set()).update(names)
-        lines[str(path.relative_to(ROOT))] = {line: sorted(names) for line, names in per_line.items()}
-    return _node_ids(junit), lines
+            statement = str(starts.get(line, line))
+            for context in contexts:
+                if context.startswith(CHILD):
+                    # `child|node id (phase)`: the child may serve every test of that file.
+                    node = context.removeprefix(CHILD).rsplit(" (", 1)[0]
+                    names = by_file.get(node.split("::")[0], set())
+                    children.setdefault(name, {}).setdefault(statement, set()).update(names)
+                else:
+                    # pytest-cov's `node id|phase`; "" is the time between tests (imports).
+                    test = context.rsplit("|", 1)[0] if context else ""
+                    in_process.setdefault(name, {}).setdefault(statement, set()).add(test)
+    return tests, _sorted(in_process), _sorted(children)
+
+
+def _sorted(lines: dict[str, dict[str, set[str]]]) -> Lines:
+    return {name: {line: sorted(names) for line, names in per.items()} for name, per in lines.items()}
 
 
 def build(tests: list[str]) -> dict:
-    timing, lines = measure(tests)
-    return {"tree": tree_hash(ROOT), "tests": timing, "lines": lines}
+    timing, lines, children = measure(tests)
+    return {"tree": tree_hash(ROOT), "tests": timing, "lines": lines, "children": children}
 
 
 def update(old: dict, tests: list[str]) -> dict:
     """Measure `tests` (files) again and replace what the map held for them."""
-    timing, lines = measure(tests)
+    timing, lines, children = measure(tests)
     files = {test.split("::")[0] for test in tests}
     keep = {node for node in old["tests"] if node.split("::")[0] not in files}
-    merged = {node: old["tests"][node] for node in keep} | timing
-    all_lines: dict[str, dict[str, list[str]]] = {}
-    for source in set(old["lines"]) | set(lines):
-        per_line: dict[str, set[str]] = {}
-        for line, names in old["lines"].get(source, {}).items():
-            per_line.setdefault(line, set()).update(name for name in names if name in keep or name == "")
-        for line, names in lines.get(source, {}).items():
-            per_line.setdefault(line, set()).update(names)
-        all_lines[source] = {line: sorted(names) for line, names in per_line.items()}
-    return {"tree": tree_hash(ROOT), "tests": merged, "lines": all_lines}
+
+    def merged(before: Lines, after: Lines) -> Lines:
+        result: dict[str, dict[str, set[str]]] = {}
+        for source in set(before) | set(after):
+            per_line: dict[str, set[str]] = {}
+            for line, names in before.get(source, {}).items():
+                per_line.setdefault(line, set()).update(name for name in names if name in keep or name == "")
+            for line, names in after.get(source, {}).items():
+                per_line.setdefault(line, set()).update(names)
+            result[source] = per_line
+        return _sorted(result)
+
+    return {
+        "tree": tree_hash(ROOT),
+        "tests": {node: old["tests"][node] for node in keep} | timing,
+        "lines": merged(old["lines"], lines),
+        "children": merged(old.get("children", {}), children),
+    }
 
 
 def main() -> None:

@@ -60,15 +60,20 @@ def changed_lines(work: Path, pristine: Path) -> tuple[str, set[int]]:
 def covering_tests(name: str, lines: set[int], pristine: Path, coverage_map: dict) -> list[str]:
     per_line = coverage_map["lines"].get(name, {})
     starts = statement_starts(pristine / name)
+    statements = {str(starts.get(line, line)) for line in lines}
     contexts: set[str] = set()
-    for line in lines:
-        contexts.update(per_line.get(str(starts.get(line, line)), []))
+    for statement in statements:
+        contexts.update(per_line.get(statement, []))
     timing = coverage_map["tests"]
     if contexts == {""}:
         # Run at import (a constant, a default, a class body that pydantic reads): every test
         # of the test files that use the module, including those that run none of its lines.
         files = {test.split("::")[0] for names in per_line.values() for test in names if test}
         contexts = {test for test in timing if test.split("::")[0] in files}
+    # And the tests whose servers and commands (child processes) run the statement.
+    in_children = coverage_map.get("children", {}).get(name, {})
+    for statement in statements:
+        contexts.update(in_children.get(statement, []))
     tests = [test for test in contexts if test in timing and timing[test]["passed"]]
     # Quickest first, one file at a time (its module fixtures are set up once).
     by_file: dict[str, list[str]] = {}
