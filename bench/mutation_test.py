@@ -6,7 +6,8 @@ the file and the lines that differ from the pristine copy, looks up in the cover
 first, stopping at the first failure. Exit 0 means the mutant survived: also when no test
 runs the line. A mutant of a line run only while modules are imported (a constant, a
 default, a decorator, a field of a model) gets every test of the test files that run any
-line of its file.
+line of its file. Then come the test files whose servers or commands ran the line (the map
+measures the processes tests start), up to CHILD_SECONDS of their time.
 
 A run longer than three times the tests' measured time plus a minute is stopped and counts
 as killed: the mutant made the code loop or hang, and a user would notice.
@@ -26,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mutation_map import PACKAGES, statement_starts  # noqa: E402
 
 KILLED, SURVIVED = 1, 0
+CHILD_SECONDS = 300
 
 
 class MapError(Exception):
@@ -70,17 +72,33 @@ def covering_tests(name: str, lines: set[int], pristine: Path, coverage_map: dic
         # of the test files that use the module, including those that run none of its lines.
         files = {test.split("::")[0] for names in per_line.values() for test in names if test}
         contexts = {test for test in timing if test.split("::")[0] in files}
-    # And the tests whose servers and commands (child processes) run the statement.
     in_children = coverage_map.get("children", {}).get(name, {})
+    by_children: set[str] = set()
     for statement in statements:
-        contexts.update(in_children.get(statement, []))
+        by_children.update(in_children.get(statement, []))
+    ordered = _by_file(contexts, timing)
+    chosen = {test for tests in ordered.values() for test in tests}
+    # Then the tests whose servers and commands (child processes) run the statement, whole
+    # files, quickest first, up to CHILD_SECONDS of their measured time: a mutant only the
+    # slowest of them would catch counts as survived, never as killed.
+    spent = 0.0
+    for file, tests in _by_file(by_children - chosen, timing).items():
+        spent += sum(timing[test]["seconds"] for test in tests)
+        if spent > CHILD_SECONDS:
+            break
+        ordered[file] = ordered.get(file, []) + tests
+    return [test for tests in ordered.values() for test in tests]
+
+
+def _by_file(contexts: set[str], timing: dict) -> dict[str, list[str]]:
+    """The tests that passed on the pristine tree, one file at a time (its module fixtures
+    are set up once), quickest tests and files first."""
     tests = [test for test in contexts if test in timing and timing[test]["passed"]]
-    # Quickest first, one file at a time (its module fixtures are set up once).
     by_file: dict[str, list[str]] = {}
     for test in sorted(tests, key=lambda test: (timing[test]["seconds"], test)):
         by_file.setdefault(test.split("::")[0], []).append(test)
     files = sorted(by_file, key=lambda file: sum(timing[test]["seconds"] for test in by_file[file]))
-    return [test for file in files for test in by_file[file]]
+    return {file: by_file[file] for file in files}
 
 
 def collects(tests: list[str], pristine: Path) -> bool:

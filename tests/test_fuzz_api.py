@@ -1,8 +1,9 @@
 """Property-based fuzz of the whole OpenAPI surface against a real server (schemathesis).
 
 Every operation the schema lists gets generated requests, valid and not: none may be
-answered with a 5xx, and every answer must match what the schema says of its status
-(body schema, content type, headers). The seed is fixed (derandomize) and the examples per
+answered with a 5xx, every status must be one the schema documents for the operation, and
+every answer must match what the schema says of its status (body schema, content type,
+headers). The seed is fixed (derandomize) and the examples per
 operation bounded, so a run takes a few minutes and a failure reproduces.
 """
 
@@ -15,6 +16,7 @@ from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_headers_conformance,
     response_schema_conformance,
+    status_code_conformance,
 )
 
 from app.config import Settings
@@ -29,6 +31,7 @@ CHECKS = [
     response_schema_conformance,
     content_type_conformance,
     response_headers_conformance,
+    status_code_conformance,
 ]
 
 

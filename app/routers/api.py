@@ -49,7 +49,11 @@ def list_errors(
     return serve_form(request, page, (), stamp, request.app.state.list_forms)
 
 
-@router.get("/errors/{entry_id:path}", response_model=EntryView, responses={301: {"description": "Merged"}})
+@router.get(
+    "/errors/{entry_id:path}",
+    response_model=EntryView,
+    responses={301: {"description": "Merged"}, 404: {"description": "No such entry"}},
+)
 @router.head("/errors/{entry_id:path}", include_in_schema=False)
 def get_error(entry_id: str, request: Request, session: SessionDep):
     found = locate(session, entry_id)

@@ -15,7 +15,11 @@ router = APIRouter()
 Revision = Annotated[int | None, Query(ge=1, le=1_000_000)]
 
 
-@router.get("/errors/{entry_id:path}/history.json", tags=["history"])
+@router.get(
+    "/errors/{entry_id:path}/history.json",
+    tags=["history"],
+    responses={404: {"description": "No such entry"}},
+)
 def history_json(
     entry_id: str,
     session: SessionDep,

@@ -47,13 +47,17 @@ def recent_evidence(
     return json_response([r.model_dump(mode="json") for r in rows])
 
 
-@router.post("/evidence/{uid}/reject", response_model=EntryFigures)
+@router.post(
+    "/evidence/{uid}/reject", response_model=EntryFigures, responses={404: {"description": "No such report"}}
+)
 def reject(uid: str, request: Request, body: RejectIn | None = None):
     figures = reject_evidence(request.app.state.engine, uid, body.reason if body else None)
     return json_response(figures.model_dump(mode="json"))
 
 
-@router.post("/evidence/{uid}/restore", response_model=EntryFigures)
+@router.post(
+    "/evidence/{uid}/restore", response_model=EntryFigures, responses={404: {"description": "No such report"}}
+)
 def restore(uid: str, request: Request, body: RejectIn | None = None):
     figures = restore_evidence(request.app.state.engine, uid, body.reason if body else None)
     return json_response(figures.model_dump(mode="json"))
