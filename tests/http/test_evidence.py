@@ -49,9 +49,10 @@ def test_report_is_stored_and_moves_every_figure_at_once(shipped_client):
     assert after["recent_evidence"][0]["note"] == "still OOM at 0.80"
 
 
-def test_page_shows_per_version_tallies(shipped_client):
-    for i, outcome in enumerate(["worked"] * 4 + ["failed"]):
-        report = {"item": ITEM, "outcome": outcome, "versions": {"vllm": "0.4.2"}, "note": f"run {i}"}
+def test_page_and_markdown_show_per_version_tallies(shipped_client):
+    for i, outcome in enumerate(["worked"] * 4 + ["failed", "partial"]):
+        versions = {"vllm": "0.4.2"} if outcome != "partial" else {"vllm": "0.5.0"}
+        report = {"item": ITEM, "outcome": outcome, "versions": versions, "note": f"run {i}"}
         assert shipped_client.post(API, json=report).status_code == 201
     page = BeautifulSoup(shipped_client.get(f"/errors/{SEED_ID}").text, "html.parser")
     tallies = [li.text.strip() for li in page.select(".version-reports li")]
@@ -60,6 +61,24 @@ def test_page_shows_per_version_tallies(shipped_client):
     assert "在 vLLM 0.4.2 上：4 次有效，1 次无效" in [
         li.text.strip() for li in zh.select(".version-reports li")
     ]
+    # The Markdown views, for agents and terminals: a section of one line per version.
+    for path, heading, lines in (
+        (
+            f"/errors/{SEED_ID}.md",
+            "## Reports by version",
+            ["- vLLM 0.4.2: 4 worked, 1 failed, 0 partial", "- vLLM 0.5.0: 0 worked, 0 failed, 1 partial"],
+        ),
+        (
+            f"/zh/errors/{SEED_ID}.md",
+            "## 按版本统计的报告",
+            [
+                "- vLLM 0.4.2：4 次有效，1 次无效，0 次部分有效",
+                "- vLLM 0.5.0：0 次有效，0 次无效，1 次部分有效",
+            ],
+        ),
+    ):
+        section = shipped_client.get(path).text.split(f"\n{heading}\n\n", 1)[1].split("\n\n", 1)[0]
+        assert section.splitlines() == lines
 
 
 @pytest.mark.parametrize(

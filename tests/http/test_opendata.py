@@ -154,3 +154,21 @@ def test_opensearch_description_searches_from_the_address_bar(reader):
     assert "http://testserver/errors/git/not-a-git-repository" in urls
     assert reader.get("/search/suggestions?q=").json() == ["", [], [], []]
     assert reader.get("/search/suggestions?q=" + "x" * 300).status_code == 422
+
+
+def test_llms_txt_lists_the_domains_past_its_bound_by_name_and_count(shipped_client, monkeypatch):
+    from app.routers import opendata
+
+    monkeypatch.setattr(opendata, "LLMS_DOMAINS", 3)  # as if the base had more than 100 domains
+    text = shipped_client.get("/llms.txt").text
+    sections = [line[3:] for line in text.splitlines() if line.startswith("## ")]
+    *listed, optional = sections[2:]
+    rest = re.findall(
+        r"^- \[([^\]]+)\]\(http://testserver/domains/\1\): (\d+)$", text.split("## Optional\n")[1], re.M
+    )
+    assert optional == "Optional" and len(listed) == 3 and len(rest) >= 3
+    # Every domain once, in the order of their names: the first ones with entries, the rest by count.
+    names = [*listed, *(d for d, _ in rest)]
+    assert names == sorted(set(names)) and len(names) == shipped_client.get("/stats.json").json()["domains"]
+    for domain, n in rest:
+        assert shipped_client.get("/api/v1/errors", params={"domain": domain}).json()["count"] == int(n)
