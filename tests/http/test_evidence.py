@@ -1,5 +1,7 @@
 """Evidence submission through the real app: API, form, validation, limits, moderation."""
 
+import sqlite3
+
 import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
@@ -128,6 +130,26 @@ def test_rate_limit_answers_429_with_retry_after(shipped_settings):
         limited = client.post(API, json={"outcome": "worked", "note": "#5"})
         assert limited.status_code == 429 and 1 <= int(limited.headers["retry-after"]) <= 61
         assert entry(client)["evidence_count"] == 4
+
+
+@pytest.mark.sqlite_only  # a lock another process holds on the file
+def test_a_report_while_another_writer_holds_the_database_is_503_and_stored_on_retry(shipped_settings):
+    settings = shipped_settings.model_copy(update={"busy_timeout_ms": 50})
+    path = settings.database_url.removeprefix("sqlite:///")
+    with TestClient(create_app(settings), follow_redirects=False) as client:
+        count = entry(client)["evidence_count"]
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another writer, in the middle of a long import
+        busy = client.post(API, json={"outcome": "worked"})
+        page = client.post(f"/zh/errors/{SEED_ID}/evidence", data={"outcome": "worked"})
+        other.execute("ROLLBACK")
+        other.close()
+        assert (busy.status_code, busy.headers["retry-after"]) == (503, "1")
+        assert busy.json() == {"detail": "The database is busy; try again"}
+        assert page.status_code == 503 and "数据库正忙，请稍后重试" in page.text
+        assert entry(client)["evidence_count"] == count
+        assert client.post(API, json={"outcome": "worked"}).status_code == 201
+        assert entry(client)["evidence_count"] == count + 1
 
 
 def test_form_submission_redirects_back_with_a_confirmation(shipped_client):
