@@ -132,6 +132,21 @@ def test_rate_limit_answers_429_with_retry_after(shipped_settings):
         assert entry(client)["evidence_count"] == 4
 
 
+@pytest.mark.parametrize("trusted", [True, False])
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit(shipped_settings, trusted):
+    settings = shipped_settings.model_copy(update={"rate_limit": 1, "trust_forwarded_for": trusted})
+    with TestClient(create_app(settings)) as client:
+
+        def report(forwarded: str) -> int:
+            body = {"outcome": "worked", "note": forwarded}  # no two alike: a repeat is not counted
+            return client.post(API, json=body, headers={"X-Forwarded-For": forwarded}).status_code
+
+        # The proxy appends its own hop: the first address is the client's.
+        codes = [report("203.0.113.5, 10.0.0.1"), report("203.0.113.5"), report("198.51.100.7, 10.0.0.1")]
+        # Untrusted, the header is anyone's to write: every request is the proxy's own.
+        assert codes == ([201, 429, 201] if trusted else [201, 429, 429])
+
+
 @pytest.mark.sqlite_only  # a lock another process holds on the file
 def test_a_report_while_another_writer_holds_the_database_is_503_and_stored_on_retry(shipped_settings):
     settings = shipped_settings.model_copy(update={"busy_timeout_ms": 50})
