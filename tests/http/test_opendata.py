@@ -1,5 +1,6 @@
 """Open data through the real app: the dump, /stats.json, /llms.txt, /about, OpenSearch."""
 
+import errno
 import gzip
 import json
 import re
@@ -7,11 +8,14 @@ import tempfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+import pytest
 from bs4 import BeautifulSoup
 
 from app.config import Settings
+from app.db import make_engine
 from app.services.opendata import dump
 from app.services.opendata.dump import dump_folder
+from app.services.opendata.sources import known_sources
 from tests.conftest import CANON_VALID, SEED_ID, load
 
 DUMP = "/dumps/errata.ndjson.gz"
@@ -64,6 +68,27 @@ def test_dump_holds_every_entry_and_follows_changes(shipped_client, shipped_sett
     assert dump.KEEP_OLD + 1 == 3
     assert cached == {"errata-" + r.headers["etag"].strip('"') + ".ndjson.gz" for r in (moved, latest, last)}
     assert not list(dump_folder(shipped_settings).glob(".writing-*"))
+
+
+def test_a_dump_cut_short_leaves_no_file_and_the_next_one_is_whole(shipped_settings, monkeypatch, tmp_path):
+    engine = make_engine(shipped_settings)
+    sources = known_sources(shipped_settings.content_licence)
+    whole = dump.gzip_dump
+
+    def disk_full(session, path, *args):
+        whole(session, path, *args)
+        raise OSError(errno.ENOSPC, "No space left on device")  # as the last block is flushed
+
+    monkeypatch.setattr(dump, "gzip_dump", disk_full)
+    with pytest.raises(OSError):
+        dump.cached_dump(engine, tmp_path, sources, None)
+    assert list(tmp_path.iterdir()) == []  # no half-written file to be served or to fill the disk
+    monkeypatch.undo()
+    path, version = dump.cached_dump(engine, tmp_path, sources, None)
+    engine.dispose()
+    assert list(tmp_path.iterdir()) == [path]
+    header, *entries = [json.loads(line) for line in gzip.decompress(path.read_bytes()).splitlines()]
+    assert header["data_version"] == version and len(entries) > 200
 
 
 def test_two_database_servers_never_share_a_dump_folder():
