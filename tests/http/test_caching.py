@@ -94,6 +94,10 @@ def test_gzip_for_clients_that_ask_and_plain_for_those_that_do_not(shipped_clien
         assert zipped.content == plain.content  # httpx decoded it
         refused = shipped_client.get(path, headers={"Accept-Encoding": "gzip;q=0"})
         assert "content-encoding" not in refused.headers
+        request = shipped_client.build_request("GET", path)
+        del request.headers["accept-encoding"]  # a client that names no coding at all
+        bare = shipped_client.send(request)
+        assert "content-encoding" not in bare.headers and bare.content == plain.content
 
 
 def test_raw_gzip_body_is_the_page(shipped_client):
@@ -198,6 +202,18 @@ def test_a_tiny_cache_evicts_and_still_serves_every_entry(shipped_settings):
             for entry_id in ids:
                 assert tiny.get(f"/errors/{entry_id}.json").json()["id"] == entry_id
         assert len(tiny.app.state.entry_forms) == 0
+
+
+def test_a_full_cache_drops_the_entries_read_longest_ago(shipped_settings):
+    with TestClient(create_app(shipped_settings.model_copy(update={"entry_cache_mb": 1}))) as small:
+        ids = [e["id"] for e in small.get("/api/v1/errors", params={"limit": 60}).json()["data"]]
+        for entry_id in ids:  # more than a megabyte of pages (about 40 fit)
+            assert small.get(f"/errors/{entry_id}").status_code == 200
+        assert 1 < len(small.app.state.entry_forms) < len(ids)
+        for entry_id, kept in ((ids[-1], True), (ids[0], False)):
+            with counting(small) as (orm, _):
+                assert small.get(f"/errors/{entry_id}").status_code == 200
+            assert (_rows(orm) == []) == kept, entry_id
 
 
 def test_search_results_are_kept_until_any_entry_changes(shipped_client):

@@ -123,6 +123,20 @@ def test_markdown_views_are_commonmark_documents(reader):
         assert "80%" in response.text
 
 
+def test_markdown_views_link_related_errors_with_the_note_that_tells_them_apart(reader):
+    seed = reader.get(f"/errors/{SEED_ID}.json").json()["related"]["confused_with"]
+    assert len(seed) >= 2 and all(r["note"] for r in seed)
+    for lang, prefix in (("en", ""), ("zh", "/zh")):
+        lines = reader.get(f"{prefix}/errors/{SEED_ID}.md").text.splitlines()
+        for r in seed:
+            [line] = [line for line in lines if f"{prefix}/errors/{r['id']}.md)" in line]
+            assert line.endswith(f".md) — {r['note'][lang]}"), line
+        # A relation without a note ends at its link.
+        lines = reader.get(f"{prefix}/errors/demo/full-bilingual.md").text.splitlines()
+        [line] = [line for line in lines if f"{prefix}/errors/demo/zh-missing.md)" in line]
+        assert line.endswith("/errors/demo/zh-missing.md)"), line
+
+
 @pytest.mark.parametrize(
     ("path", "kind"),
     [
@@ -190,11 +204,17 @@ def test_domain_pages_split_a_domain_without_gaps_or_repeats(shipped_client, mon
 
     monkeypatch.setattr(pages, "PAGE_SIZE", 10)  # as if the domain were past 50 entries
     total = shipped_client.get("/api/v1/errors", params={"domain": "node"}).json()["count"]
+    # A reader who follows "Next" from the first page sees every entry once.
     seen: list[str] = []
-    for number in range(1, -(-total // 10) + 1):
-        page = soup(shipped_client.get("/domains/node", params={"page": number}))
+    url, number, count = "/domains/node", 0, -(-total // 10)
+    while url:
+        page = soup(shipped_client.get(url))
+        number += 1
+        assert f"Page {number} of {count}" in page.get_text(" ", strip=True)
         seen += [a["href"] for a in page.select(".entry-list a")]
-    assert total > 20 and len(seen) == len(set(seen)) == total
+        following = page.select_one("a[rel=next]")
+        url = following and "/domains/node" + following["href"]
+    assert total > 20 and number == count and len(seen) == len(set(seen)) == total
 
 
 def test_healthz_and_openapi(reader):
@@ -204,6 +224,19 @@ def test_healthz_and_openapi(reader):
     view = schema["components"]["schemas"]["EntryView"]["properties"]
     assert {"fix_rate", "workarounds", "dead_ends", "versions", "related"} <= set(view)
     assert "/api/v1/errors/{entry_id}" in schema["paths"]
+
+
+def test_the_api_description_names_every_format_of_an_entry_page(reader):
+    """A client generated from /openapi.json must know what /errors/{id} answers in each format."""
+    documented = reader.get("/openapi.json").json()["paths"]["/errors/{entry_path}"]["get"]["responses"]
+    for suffix, kind in (("", "text/html"), (".json", "application/json"), (".md", "text/markdown")):
+        for entry_id in (SEED_ID, "llm/no-such-entry"):
+            answer = reader.get(f"/errors/{entry_id}{suffix}")
+            assert answer.headers["content-type"].split(";")[0] == kind
+            assert str(answer.status_code) in documented, (entry_id, suffix)
+        assert kind in documented["200"]["content"]
+    entry_schema = documented["200"]["content"]["application/json"]["schema"]["$ref"]
+    assert entry_schema == "#/components/schemas/EntryView"
 
 
 def test_dates_in_json_are_iso(reader):

@@ -1,5 +1,7 @@
 """Evidence submission through the real app: API, form, validation, limits, moderation."""
 
+import sqlite3
+
 import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
@@ -49,9 +51,10 @@ def test_report_is_stored_and_moves_every_figure_at_once(shipped_client):
     assert after["recent_evidence"][0]["note"] == "still OOM at 0.80"
 
 
-def test_page_shows_per_version_tallies(shipped_client):
-    for i, outcome in enumerate(["worked"] * 4 + ["failed"]):
-        report = {"item": ITEM, "outcome": outcome, "versions": {"vllm": "0.4.2"}, "note": f"run {i}"}
+def test_page_and_markdown_show_per_version_tallies(shipped_client):
+    for i, outcome in enumerate(["worked"] * 4 + ["failed", "partial"]):
+        versions = {"vllm": "0.4.2"} if outcome != "partial" else {"vllm": "0.5.0"}
+        report = {"item": ITEM, "outcome": outcome, "versions": versions, "note": f"run {i}"}
         assert shipped_client.post(API, json=report).status_code == 201
     page = BeautifulSoup(shipped_client.get(f"/errors/{SEED_ID}").text, "html.parser")
     tallies = [li.text.strip() for li in page.select(".version-reports li")]
@@ -60,6 +63,24 @@ def test_page_shows_per_version_tallies(shipped_client):
     assert "在 vLLM 0.4.2 上：4 次有效，1 次无效" in [
         li.text.strip() for li in zh.select(".version-reports li")
     ]
+    # The Markdown views, for agents and terminals: a section of one line per version.
+    for path, heading, lines in (
+        (
+            f"/errors/{SEED_ID}.md",
+            "## Reports by version",
+            ["- vLLM 0.4.2: 4 worked, 1 failed, 0 partial", "- vLLM 0.5.0: 0 worked, 0 failed, 1 partial"],
+        ),
+        (
+            f"/zh/errors/{SEED_ID}.md",
+            "## 按版本统计的报告",
+            [
+                "- vLLM 0.4.2：4 次有效，1 次无效，0 次部分有效",
+                "- vLLM 0.5.0：0 次有效，0 次无效，1 次部分有效",
+            ],
+        ),
+    ):
+        section = shipped_client.get(path).text.split(f"\n{heading}\n\n", 1)[1].split("\n\n", 1)[0]
+        assert section.splitlines() == lines
 
 
 @pytest.mark.parametrize(
@@ -109,6 +130,41 @@ def test_rate_limit_answers_429_with_retry_after(shipped_settings):
         limited = client.post(API, json={"outcome": "worked", "note": "#5"})
         assert limited.status_code == 429 and 1 <= int(limited.headers["retry-after"]) <= 61
         assert entry(client)["evidence_count"] == 4
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit(shipped_settings, trusted):
+    settings = shipped_settings.model_copy(update={"rate_limit": 1, "trust_forwarded_for": trusted})
+    with TestClient(create_app(settings)) as client:
+
+        def report(forwarded: str) -> int:
+            body = {"outcome": "worked", "note": forwarded}  # no two alike: a repeat is not counted
+            return client.post(API, json=body, headers={"X-Forwarded-For": forwarded}).status_code
+
+        # The proxy appends its own hop: the first address is the client's.
+        codes = [report("203.0.113.5, 10.0.0.1"), report("203.0.113.5"), report("198.51.100.7, 10.0.0.1")]
+        # Untrusted, the header is anyone's to write: every request is the proxy's own.
+        assert codes == ([201, 429, 201] if trusted else [201, 429, 429])
+
+
+@pytest.mark.sqlite_only  # a lock another process holds on the file
+def test_a_report_while_another_writer_holds_the_database_is_503_and_stored_on_retry(shipped_settings):
+    settings = shipped_settings.model_copy(update={"busy_timeout_ms": 50})
+    path = settings.database_url.removeprefix("sqlite:///")
+    with TestClient(create_app(settings), follow_redirects=False) as client:
+        count = entry(client)["evidence_count"]
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another writer, in the middle of a long import
+        busy = client.post(API, json={"outcome": "worked"})
+        page = client.post(f"/zh/errors/{SEED_ID}/evidence", data={"outcome": "worked"})
+        other.execute("ROLLBACK")
+        other.close()
+        assert (busy.status_code, busy.headers["retry-after"]) == (503, "1")
+        assert busy.json() == {"detail": "The database is busy; try again"}
+        assert page.status_code == 503 and "数据库正忙，请稍后重试" in page.text
+        assert entry(client)["evidence_count"] == count
+        assert client.post(API, json={"outcome": "worked"}).status_code == 201
+        assert entry(client)["evidence_count"] == count + 1
 
 
 def test_form_submission_redirects_back_with_a_confirmation(shipped_client):

@@ -1,5 +1,6 @@
 """Open data through the real app: the dump, /stats.json, /llms.txt, /about, OpenSearch."""
 
+import errno
 import gzip
 import json
 import re
@@ -7,11 +8,14 @@ import tempfile
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+import pytest
 from bs4 import BeautifulSoup
 
 from app.config import Settings
+from app.db import make_engine
 from app.services.opendata import dump
 from app.services.opendata.dump import dump_folder
+from app.services.opendata.sources import known_sources
 from tests.conftest import CANON_VALID, SEED_ID, load
 
 DUMP = "/dumps/errata.ndjson.gz"
@@ -64,6 +68,27 @@ def test_dump_holds_every_entry_and_follows_changes(shipped_client, shipped_sett
     assert dump.KEEP_OLD + 1 == 3
     assert cached == {"errata-" + r.headers["etag"].strip('"') + ".ndjson.gz" for r in (moved, latest, last)}
     assert not list(dump_folder(shipped_settings).glob(".writing-*"))
+
+
+def test_a_dump_cut_short_leaves_no_file_and_the_next_one_is_whole(shipped_settings, monkeypatch, tmp_path):
+    engine = make_engine(shipped_settings)
+    sources = known_sources(shipped_settings.content_licence)
+    whole = dump.gzip_dump
+
+    def disk_full(session, path, *args):
+        whole(session, path, *args)
+        raise OSError(errno.ENOSPC, "No space left on device")  # as the last block is flushed
+
+    monkeypatch.setattr(dump, "gzip_dump", disk_full)
+    with pytest.raises(OSError):
+        dump.cached_dump(engine, tmp_path, sources, None)
+    assert list(tmp_path.iterdir()) == []  # no half-written file to be served or to fill the disk
+    monkeypatch.undo()
+    path, version = dump.cached_dump(engine, tmp_path, sources, None)
+    engine.dispose()
+    assert list(tmp_path.iterdir()) == [path]
+    header, *entries = [json.loads(line) for line in gzip.decompress(path.read_bytes()).splitlines()]
+    assert header["data_version"] == version and len(entries) > 200
 
 
 def test_two_database_servers_never_share_a_dump_folder():
@@ -154,3 +179,21 @@ def test_opensearch_description_searches_from_the_address_bar(reader):
     assert "http://testserver/errors/git/not-a-git-repository" in urls
     assert reader.get("/search/suggestions?q=").json() == ["", [], [], []]
     assert reader.get("/search/suggestions?q=" + "x" * 300).status_code == 422
+
+
+def test_llms_txt_lists_the_domains_past_its_bound_by_name_and_count(shipped_client, monkeypatch):
+    from app.routers import opendata
+
+    monkeypatch.setattr(opendata, "LLMS_DOMAINS", 3)  # as if the base had more than 100 domains
+    text = shipped_client.get("/llms.txt").text
+    sections = [line[3:] for line in text.splitlines() if line.startswith("## ")]
+    *listed, optional = sections[2:]
+    rest = re.findall(
+        r"^- \[([^\]]+)\]\(http://testserver/domains/\1\): (\d+)$", text.split("## Optional\n")[1], re.M
+    )
+    assert optional == "Optional" and len(listed) == 3 and len(rest) >= 3
+    # Every domain once, in the order of their names: the first ones with entries, the rest by count.
+    names = [*listed, *(d for d, _ in rest)]
+    assert names == sorted(set(names)) and len(names) == shipped_client.get("/stats.json").json()["domains"]
+    for domain, n in rest:
+        assert shipped_client.get("/api/v1/errors", params={"domain": domain}).json()["count"] == int(n)

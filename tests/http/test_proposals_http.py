@@ -147,6 +147,22 @@ def test_propose_from_the_entry_page_form(site, prefix):
     assert bad.status_code == 422 and "change.pattern" in bad.text
 
 
+@pytest.mark.parametrize("prefix", ["", "/zh"])
+def test_an_incomplete_form_gets_a_page_naming_each_field_as_the_api_does(site, prefix):
+    cases = [
+        ({"kind": "text", "field": "root_cause", "lang": "zh"}, "change.text.text"),
+        ({"kind": "pattern", "pattern": "KV cache", "display_name": "x" * 61}, "display_name"),
+    ]
+    for form, field in cases:
+        change = {k: v for k, v in form.items() if k != "display_name"}
+        api = site.post(API, json={"change": change, "display_name": form.get("display_name")})
+        assert api.status_code == 422 and [e["field"] for e in api.json()["detail"]] == [field]
+        page = site.post(f"{prefix}/errors/{SEED_ID}/proposals", data=form)
+        assert page.status_code == 422 and page.headers["content-type"].startswith("text/html")
+        assert [li.code.text for li in soup(page).select(".error-page li")] == [field]
+    assert site.get("/api/v1/moderation/proposals", headers=AUTH).json() == []
+
+
 def test_paste_with_no_match_leads_to_a_scrubbed_new_entry_form(site):
     paste = "zed@box:~$ quuxctl up\nQuuxError: failed to frobnicate /home/zed/quux.conf at 10.9.8.7"
     lookup = soup(site.get("/lookup", params={"q": paste}))
@@ -184,6 +200,27 @@ def test_moderator_signs_in_once_with_a_safe_cookie(site):
     page = site.get("/moderation")
     assert page.headers["cache-control"] == "no-store"
     assert soup(page).select_one("#proposals")
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh"])
+def test_a_moderator_who_signs_out_is_asked_for_the_token_again(site, prefix):
+    pid = site.post(API, json={"change": {"kind": "pattern", "pattern": "KV cache"}}).json()["id"]
+    review = f"{prefix}/moderation/proposals/{pid}"
+    signed_out = (303, f"{prefix}/moderation")
+    answer = site.get(review)
+    assert (answer.status_code, answer.headers["location"]) == signed_out
+    sign_in(site)
+    assert site.get(review).status_code == 200
+    form = soup(site.get(f"{prefix}/moderation")).select_one("form[action$='/logout']")
+    out = site.post(form["action"], data={i["name"]: i["value"] for i in form.select("input")})
+    assert (out.status_code, out.headers["location"]) == signed_out
+    assert (
+        out.headers["set-cookie"].startswith(f'{moderator_session.COOKIE}=""')
+        and "Max-Age=0" in out.headers["set-cookie"]
+    )
+    answer = site.get(review)
+    assert (answer.status_code, answer.headers["location"]) == signed_out
+    assert soup(site.get(f"{prefix}/moderation")).select_one("input[name=token]")
 
 
 def test_moderator_forms_need_the_sessions_csrf_token(site, shipped_settings):
@@ -315,6 +352,20 @@ def test_moderation_api_lists_accepts_and_rejects(site):
     assert "KV cache" not in site.get(f"/errors/{SEED_ID}.json").json()["patterns"]
 
 
+def test_a_proposal_overtaken_by_another_says_it_no_longer_applies(site):
+    change = {"change": {"kind": "pattern", "pattern": "KV cache"}}
+    first, second = (site.post(API, json=change).json()["id"] for _ in range(2))
+    assert site.post(f"/api/v1/moderation/proposals/{first}/accept", headers=AUTH).status_code == 200
+    why = "change.pattern: the entry has this pattern already"
+    public = soup(site.get(f"/zh/proposals/{second}")).select_one(".problem")
+    assert "此提议已无法应用到条目的当前内容" in public.text and public.code.text == why
+    sign_in(site)
+    review = soup(site.get(f"/moderation/proposals/{second}"))
+    assert review.select_one(".problem code").text == why
+    assert review.select_one("#accept button").has_attr("disabled") and not review.select("#edit")
+    assert site.post(f"/api/v1/moderation/proposals/{second}/accept", headers=AUTH).status_code == 422
+
+
 def test_the_api_description_names_each_refusal_of_proposals_and_moderation(site):
     """A client generated from /openapi.json must know the refusals it will meet."""
     paths = site.get("/openapi.json").json()["paths"]
@@ -386,3 +437,24 @@ def test_a_moderator_merges_and_unmerges_from_the_page(site):
     assert site.post("/moderation/unmerge", data={"from": duplicate, "csrf": csrf}).status_code == 303
     assert site.get(f"/errors/{duplicate}.json").status_code == 200
     assert site.get(f"/errors/{SEED_ID}.json").json()["aliases"] == []
+
+
+def test_a_moderator_merges_and_unmerges_through_the_api(site):
+    duplicate = "demo/full-bilingual"
+    api = "/api/v1/moderation"
+    missing = site.post(f"{api}/merge", json={"from": duplicate}, headers=AUTH)
+    assert missing.status_code == 422 and [d["field"] for d in missing.json()["detail"]] == ["into"]
+    merged = site.post(
+        f"{api}/merge", json={"from": duplicate, "into": SEED_ID, "reason": "same"}, headers=AUTH
+    )
+    assert merged.status_code == 200
+    assert {k: merged.json()[k] for k in ("action", "from", "into")} == {
+        "action": "merge",
+        "from": duplicate,
+        "into": SEED_ID,
+    }
+    moved = site.get(f"/api/v1/errors/{duplicate}")
+    assert (moved.status_code, moved.headers["location"]) == (301, f"/api/v1/errors/{SEED_ID}")
+    undone = site.post(f"{api}/unmerge", json={"from": duplicate}, headers=AUTH)
+    assert undone.status_code == 200 and undone.json()["action"] == "unmerge"
+    assert site.get(f"/api/v1/errors/{duplicate}").json()["id"] == duplicate

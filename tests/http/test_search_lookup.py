@@ -224,3 +224,19 @@ def test_search_pages_say_how_many_there_are_and_link_to_the_next(reader):
     assert first.select_one("a[rel=next]")["href"].endswith("page=2")
     last = reader.get("/zh/search", params={"q": "error", "page": pages})
     assert last.status_code == 200 and not BeautifulSoup(last.text, "html.parser").select("a[rel=next]")
+
+
+def test_a_search_whose_last_page_holds_one_result_still_links_to_it(shipped_client, monkeypatch):
+    from app.routers import pages
+
+    count = shipped_client.get("/api/v1/errors", params={"q": "error", "limit": 1}).json()["count"]
+    monkeypatch.setattr(pages, "PAGE_SIZE", count - 1)  # as if 51 entries matched pages of 50
+    first = BeautifulSoup(shipped_client.get("/search", params={"q": "error"}).text, "html.parser")
+    assert "Page 1 of 2" in first.get_text(" ", strip=True)
+    last = BeautifulSoup(
+        shipped_client.get("/zh/search" + first.select_one("a[rel=next]")["href"]).text, "html.parser"
+    )
+    assert "第 2 页，共 2 页" in last.get_text(" ", strip=True)
+    hrefs = [a["href"] for a in first.select("ol.hits > li > a")]
+    [alone] = [a["href"].removeprefix("/zh") for a in last.select("ol.hits > li > a")]
+    assert len(set([*hrefs, alone])) == count

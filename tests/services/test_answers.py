@@ -1,13 +1,17 @@
 """Answers for a paste (what `errata lookup`, the terminal helper and the MCP tool show):
 built from a real SQLite file by the real lookup, rendered as text and Markdown."""
 
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
 import pytest
 import yaml
 
 from app.db import make_engine, read_session
 from app.render.answer import answer_markdown, answer_text
 from app.services.answers.build import local_answer
-from app.services.answers.remote import remote_answer
+from app.services.answers.remote import RemoteError, remote_answer
 from app.services.lookup.index import LookupIndex
 from tests.conftest import DEMO_ENTRIES, load
 from tests.server import serving
@@ -78,3 +82,38 @@ def test_a_remote_errata_gives_the_answer_its_database_gives(session, database, 
             remote = remote_answer(base, PASTE, lang=lang)
             local = local_answer(session, LookupIndex(), PASTE, lang=lang, base_url=base)
             assert remote.matches and remote.model_dump() == local.model_dump()
+
+
+class _BadGateway(BaseHTTPRequestHandler):
+    """A proxy whose errata behind it is down: a long error page, not JSON."""
+
+    page = b"<html><head><title>502 Bad Gateway</title></head><body>" + b"<p>upstream down</p>" * 20
+
+    def do_POST(self):
+        body = self.page
+        self.send_response(502)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_remote_errata_that_is_down_or_behind_a_failing_proxy_is_named_with_the_reason():
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{s.getsockname()[1]}"
+    with pytest.raises(RemoteError, match=r"^http://127\.0\.0\.1:\d+/? did not answer: "):
+        remote_answer(closed, PASTE, lang="en")
+    proxy = ThreadingHTTPServer(("127.0.0.1", 0), _BadGateway)
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(RemoteError) as failed:
+            remote_answer(f"http://127.0.0.1:{proxy.server_port}", PASTE, lang="en")
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
+    # The first 200 characters of the page say enough; the rest would bury the message.
+    assert str(failed.value).endswith(f"/api/v1/lookup answered 502: {_BadGateway.page[:200].decode()}")

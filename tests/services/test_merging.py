@@ -15,11 +15,12 @@ from app.services.entries.read import get_entry, locate
 from app.services.errors import EntryNotFound, MergeRefused
 from app.services.evidence.reports import record_evidence, reject_evidence
 from app.services.merging.merge import merge, unmerge
-from tests.conftest import CANON_VALID, DEMO_ENTRIES, load
+from tests.conftest import CANON_VALID, DEMO_ENTRIES, FIXTURES, load
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 FULL, MISSING, CJK = "demo/full-bilingual", "demo/zh-missing", "demo/cjk-only"
 WIDGET = "tooling/widget-crash/widget2-linux"
+MACOS = "tooling/widget-crash/widget2-macos"
 
 
 @pytest.fixture
@@ -92,6 +93,17 @@ def test_the_markdown_of_a_merged_entry_lists_each_parts_dead_ends_with_their_ra
     markdown = render_entry_markdown(view, "en")
     for dead in part.dead_ends:
         assert f"- Dead ends: {dead.action.en} ({round(dead.fail_rate * 100)}% fail)" in markdown
+
+
+def test_the_markdown_of_an_entry_names_each_merged_environment_in_both_languages(base, settings):
+    report = load(settings, FIXTURES / "merging" / "tooling")  # merged on import: the same crash on macOS
+    assert [m[:2] for m in report.merged] == [(MACOS, WIDGET)]
+    with Session(base) as session:
+        view = get_entry(session, WIDGET)
+    for lang, heading in (("en", "### Environment widget2-macos"), ("zh", "### 运行环境 widget2-macos")):
+        markdown = render_entry_markdown(view, lang)
+        [line] = [line for line in markdown.splitlines() if f"(`{MACOS}`, " in line]
+        assert line.startswith(f"{heading} (`{MACOS}`, "), line
 
 
 def test_every_entry_touched_gets_a_revision_a_change_and_a_log_line(base):

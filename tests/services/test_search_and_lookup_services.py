@@ -2,10 +2,12 @@
 
 import pytest
 
-from app.db import make_engine, read_session
+from app import backends
+from app.db import make_engine, read_session, write_session
 from app.services.entries.catalog import Filters, list_entries
 from app.services.lookup.index import LookupIndex
 from app.services.lookup.rank import lookup
+from app.services.search.index import reindex_all
 from app.services.search.query import search_entries
 from tests.conftest import SEED_ID
 
@@ -53,6 +55,23 @@ def test_the_list_of_one_category_holds_every_entry_of_it_and_no_other(session):
 def test_search_falls_back_to_any_word_when_all_words_find_nothing(session):
     hits, total = search_entries(session, "frobnicate zzzqqq-nothing")
     assert total >= 1 and hits[0].id == "demo/full-bilingual"
+
+
+def test_a_lost_full_text_index_is_rebuilt_with_every_canonical_entry(shipped_settings):
+    engine = make_engine(shipped_settings)
+    queries = ["KV cache block", "显存", "frobnicate", "error"]
+    with read_session(engine) as session:
+        before = {q: search_entries(session, q, limit=1000) for q in queries}
+        canonical = list_entries(session, Filters(), limit=1, offset=0)[1]
+    with write_session(engine) as writing:
+        backends.clear_index(writing.connection())  # as after restoring a copy without it
+    with read_session(engine) as session:
+        assert search_entries(session, "KV cache block") == ([], 0)
+    with write_session(engine) as writing:
+        assert reindex_all(writing) == canonical
+    with read_session(engine) as session:
+        assert {q: search_entries(session, q, limit=1000) for q in queries} == before
+    engine.dispose()
 
 
 def test_lookup_index_builds_once_and_refreshes_only_on_change(session):

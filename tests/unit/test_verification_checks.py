@@ -48,6 +48,8 @@ def _doc(**changes) -> EntryDoc:
 
 def test_a_complete_entry_has_no_problems():
     assert static_problems(_doc(), []) == []
+    # Checked among every entry of the base, itself included: its patterns match its own wordings.
+    assert static_problems(_doc(), [_doc()]) == []
 
 
 def test_every_wording_needs_a_pattern_and_a_verification():
