@@ -1,15 +1,23 @@
 """Search and lookup as services: a session on a real SQLite file, no HTTP."""
 
+from datetime import UTC, datetime
+
 import pytest
+import yaml
+from sqlalchemy import update
 
 from app import backends
 from app.db import make_engine, read_session, write_session
+from app.models import Pattern
 from app.services.entries.catalog import Filters, list_entries
-from app.services.lookup.index import LookupIndex
-from app.services.lookup.rank import lookup
+from app.services.lookup.index import _REMEMBERED, LookupIndex
+from app.services.lookup.rank import lookup, remembered
+from app.services.merging.merge import merge
 from app.services.search.index import reindex_all
 from app.services.search.query import search_entries
-from tests.conftest import SEED_ID
+from tests.conftest import DEMO_ENTRIES, SEED_ID, load
+
+FROB, GADGET = "demo/full-bilingual", "demo/zh-missing"
 
 
 @pytest.fixture
@@ -167,3 +175,87 @@ def test_a_short_but_whole_message_still_finds_its_entry(session):
     assert lookup(session, LookupIndex(), "bash: ./run.sh: Permission denied")[0].id == (
         "linux/script-permission-denied"
     )
+
+
+@pytest.fixture
+def demo(settings):
+    """The demo entries alone, in an engine of their own."""
+    assert load(settings, DEMO_ENTRIES).failed == 0
+    engine = make_engine(settings)
+    yield engine
+    engine.dispose()
+
+
+def test_a_kept_index_answers_as_a_new_one_after_a_merge_and_an_edit(demo, settings, tmp_path):
+    """Every process keeps its index and brings it up to date entry by entry: after a merge
+    and an edit it must answer exactly (ids and scores) what an index built afresh answers."""
+    spline = tmp_path / "spline.yaml"  # shares "frobnicate" with the demo entry's first wording
+    spline.write_text(
+        "id: demo/spline-frobnication\ndomain: demo\ncategory: runtime_error\n"
+        "title: {en: Spline frobnication fails}\nsignature: 'SplineError: spline 9 cannot frobnicate twice'\n"
+        "patterns: ['SplineError: spline \\d+ cannot frobnicate twice']\n"
+        "prior: {fix_rate: 0.5, confidence: 0.5}\n"
+    )
+    assert load(settings, spline).created == 1
+    old, new = "FrobError: cannot frobnicate widget 42", "FrobError: unable to process widget 42"
+    pastes = [
+        old,
+        new,
+        "GadgetConfigError: unexpected token at line 3",
+        "SplineError: spline 9 cannot frobnicate twice",
+    ]
+    kept = LookupIndex()
+
+    def answers(index: LookupIndex) -> list[list[tuple[str, float]]]:
+        with read_session(demo) as session:
+            return [[(m.id, m.score) for m in lookup(session, index, paste)] for paste in pastes]
+
+    before = answers(kept)
+    assert [[i for i, _ in found] for found in before] == [[FROB], [], [GADGET], ["demo/spline-frobnication"]]
+
+    with write_session(demo) as session:
+        merge(session, GADGET, FROB, now=datetime(2026, 12, 1, tzinfo=UTC))
+    merged = answers(kept)
+    assert merged == answers(LookupIndex())
+    assert merged[2][0][0] == FROB  # the merged entry's error leads to its canonical
+
+    doc = yaml.safe_load((DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text())
+    doc["signature"] = doc["verification"][0]["text"] = new
+    doc["patterns"][0] = "FrobError: unable to process widget \\d+"
+    edited = tmp_path / "full-bilingual.yaml"
+    edited.write_text(yaml.safe_dump(doc, allow_unicode=True))
+    assert load(settings, edited).updated == 1
+    after = answers(kept)
+    assert after == answers(LookupIndex())
+    assert [[i for i, _ in found] for found in after][:2] == [[], [FROB]]  # the old wording is gone
+
+
+def test_a_stored_pattern_the_engine_refuses_never_matches(shipped_settings):
+    """Patterns are checked on import, but a database written by an older release may hold
+    one the engine now refuses: lookup still answers, by the entry's words alone."""
+    paste = "FrobError: cannot frobnicate widget 42"
+    engine = make_engine(shipped_settings)
+    with read_session(engine) as session:
+        matched = lookup(session, LookupIndex(), paste)
+    with write_session(engine) as session:
+        session.execute(update(Pattern).where(Pattern.entry_id == FROB).values(regex="FrobError: (cannot"))
+    with read_session(engine) as session:
+        unmatched = lookup(session, LookupIndex(), paste)
+    engine.dispose()
+    assert [m.id for m in unmatched] == [m.id for m in matched] == [FROB]
+    assert unmatched[0].score < matched[0].score  # no pattern confirmed it
+
+
+def test_lookup_remembers_the_latest_pastes_and_forgets_the_oldest(demo):
+    """A paste ranked before is answered from memory (the lookup API's fast path), for as
+    many of the latest pastes as it keeps: memory stays bounded however many pastes come."""
+    index = LookupIndex()
+    first, last = "FrobError: cannot frobnicate widget 42", "GadgetConfigError: unexpected token at line 3"
+    with read_session(demo) as session:
+        lookup(session, index, first)
+        for n in range(_REMEMBERED - 1):
+            lookup(session, index, f"unknown failure {n}")
+        answer = lookup(session, index, last)
+    assert remembered(index, first) is None
+    assert remembered(index, last) == answer and answer[0].id == GADGET
+    assert remembered(index, "unknown failure 0") == []

@@ -93,10 +93,13 @@ class LookupIndex:
 
     def idf(self, token: str) -> float:
         # Memoised until the next refresh: a lookup asks for the idf of a word thousands of times.
-        found = self._idf.get(token)
+        # The memo is read once, so a value counted during a refresh lands in the memo the
+        # refresh discards, never in the new one.
+        memo = self._idf
+        found = memo.get(token)
         if found is None:
             df = len(self.postings.get(token, ()))
-            found = self._idf[token] = self.idf_at(df) if df else 0.0
+            found = memo[token] = self.idf_at(df) if df else 0.0
         return found
 
     def idf_at(self, df: float) -> float:
