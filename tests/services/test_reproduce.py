@@ -115,13 +115,13 @@ def _cmdline(process: Path) -> bytes:
         return b""
 
 
-<<<<<<< HEAD
 def test_errata_verify_checks_the_entries_named_or_else_all():
     everything = verify(DEMO_ENTRIES, run_scripts=False)
     assert [r.id for r in everything] == ["demo/cjk-only", "demo/full-bilingual", "demo/zh-missing"]
     named = verify(DEMO_ENTRIES, [DEMO_ENTRIES / "demo" / "cjk-only.yaml"], run_scripts=False)
     assert [r.id for r in named] == ["demo/cjk-only"]
-=======
+
+
 # `errata verify` over a small data folder of its own: the real importer, migrations and
 # lookup, and scripts that print (or fail to print) each entry's error.
 
@@ -234,4 +234,3 @@ def test_one_job_runs_the_reproductions_one_at_a_time(tmp_path, jobs):
         )
     assert [r.ok for r in verify(tmp_path / "data", jobs=jobs)] == [True, True]
     assert log.read_text().split("\n") == ["start fold", "end fold", "start spin", "end spin", ""]
->>>>>>> mutC
