@@ -458,3 +458,14 @@ def test_a_moderator_merges_and_unmerges_through_the_api(site):
     undone = site.post(f"{api}/unmerge", json={"from": duplicate}, headers=AUTH)
     assert undone.status_code == 200 and undone.json()["action"] == "unmerge"
     assert site.get(f"/api/v1/errors/{duplicate}").json()["id"] == duplicate
+
+
+def test_the_merge_form_takes_ids_up_to_their_limit(site):
+    csrf = sign_in(site)
+    # 300 characters is an id the form takes (here one no entry has); 301 is refused by name.
+    for field in ("from", "into"):
+        pair = {"from": SEED_ID, "into": SEED_ID, field: "a" * 300, "csrf": csrf}
+        assert site.post("/moderation/merge", data=pair).status_code == 404
+        refused = site.post("/moderation/merge", data={**pair, field: "a" * 301})
+        said = soup(refused).select_one("main").get_text(" ", strip=True)
+        assert refused.status_code == 422 and f"{field} : String should have at most 300" in said

@@ -35,6 +35,13 @@ def test_search_terms_drop_operators_and_repeats():
     assert terms("") == [] and terms("   ") == []
 
 
+def test_a_search_counts_its_first_16_distinct_words_and_no_more():
+    # Bounded work per request (SECURITY.md): a pasted wall of words costs what 16 do.
+    words = [f"w{n}" for n in range(40)]
+    assert terms(" ".join(words)) == words[:16]
+    assert terms(" ".join(["kv"] * 30 + words)) == ["kv", *words[:15]]
+
+
 MINIMAL = {
     "id": "demo/minimal",
     "domain": "demo",
