@@ -4,7 +4,7 @@ never a 5xx, never internal detail in the answer."""
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import SEED_ID
+from tests.conftest import ADMIN_TOKEN, SEED_ID
 
 API = f"/api/v1/errors/{SEED_ID}/evidence"
 FORM = f"/errors/{SEED_ID}/evidence"
@@ -218,3 +218,77 @@ def test_an_error_page_says_the_servers_own_refusals_in_the_readers_language(rea
     assert "此地址不接受这种请求方法" in chinese and "Method Not Allowed" not in chinese
     too_long = safe(reader.post("/api/v1/lookup", json={"text": "x" * (64 * 1024 + 1)}), 413)
     assert too_long.json()["detail"] == "Pasted text is larger than 65536 bytes"
+
+
+MODERATOR = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+# Every bound a query parameter has, as the API description states it and as the server
+# enforces it: (path, parameter, lowest, highest) for numbers, (path, parameter, length)
+# for text. A bound is part of the contract: clients are written against these figures.
+NUMBER_BOUNDS = [
+    ("/api/v1/errors", "limit", 1, 200),
+    ("/api/v1/errors", "offset", 0, 1_000_000_000),
+    ("/api/v1/moderation/evidence", "limit", 1, 500),
+    ("/api/v1/moderation/evidence", "offset", 0, 1_000_000_000),
+    ("/api/v1/moderation/log", "limit", 1, 500),
+    ("/api/v1/moderation/log", "offset", 0, 1_000_000_000),
+    ("/api/v1/moderation/proposals", "limit", 1, 500),
+    (f"/errors/{SEED_ID}/history.json", "from", 1, 1_000_000),
+    (f"/errors/{SEED_ID}/history.json", "to", 1, 1_000_000),
+    ("/search", "page", 1, 1000),
+    ("/domains/llm", "page", 1, 10_000),
+]
+TEXT_BOUNDS = [
+    ("/api/v1/errors", "domain", 100),
+    ("/api/v1/errors", "category", 100),
+    ("/api/v1/errors", "q", 500),
+    ("/api/v1/errors", "component", 100),
+    ("/api/v1/errors", "version", 100),
+    ("/api/v1/moderation/evidence", "entry_id", 300),
+    ("/api/v1/moderation/proposals", "entry_id", 300),
+    ("/api/v1/moderation/proposals", "kind", 20),
+    ("/search", "q", 500),
+    ("/search/suggestions", "q", 200),
+]
+
+
+def _refused_for(response) -> str | None:
+    """The field a 422 names (JSON or page); None for any other answer."""
+    if response.status_code != 422:
+        return None
+    if response.headers["content-type"].startswith("application/json"):
+        return field_of(response)[0]
+    return BeautifulSoup(response.text, "html.parser").select_one(".error-page").get_text(" ", strip=True)
+
+
+def _documented(reader, path: str, name: str) -> dict:
+    template = path.replace(SEED_ID, "{entry_id}")
+    operation = reader.get("/openapi.json").json()["paths"].get(template, {}).get("get")
+    if operation is None:  # a page: not in the API description
+        return {}
+    return next(p["schema"] for p in operation["parameters"] if p["name"] == name)
+
+
+@pytest.mark.parametrize(("path", "name", "lowest", "highest"), NUMBER_BOUNDS)
+def test_every_number_a_query_takes_is_bounded_as_documented(reader, path, name, lowest, highest):
+    schema = _documented(reader, path, name)
+    if schema:
+        bounds = next((s for s in schema.get("anyOf", [schema]) if s.get("type") == "integer"), schema)
+        assert (bounds["minimum"], bounds["maximum"]) == (lowest, highest)
+    for value in (lowest, highest):
+        response = reader.get(path, params={name: value}, headers=MODERATOR)
+        assert response.status_code < 500 and _refused_for(response) is None, (name, value)
+    for value in (lowest - 1, highest + 1):
+        refused = _refused_for(safe(reader.get(path, params={name: value}, headers=MODERATOR), 422))
+        assert refused == name or name in refused, (name, value)
+
+
+@pytest.mark.parametrize(("path", "name", "length"), TEXT_BOUNDS)
+def test_every_text_a_query_takes_is_bounded_as_documented(reader, path, name, length):
+    schema = _documented(reader, path, name)
+    if schema:
+        bounds = next(s for s in schema.get("anyOf", [schema]) if s.get("type") == "string")
+        assert bounds["maxLength"] == length
+    at_most = reader.get(path, params={name: "a" * length}, headers=MODERATOR)
+    assert at_most.status_code < 500 and _refused_for(at_most) is None, at_most.text[:300]
+    refused = _refused_for(safe(reader.get(path, params={name: "a" * (length + 1)}, headers=MODERATOR), 422))
+    assert refused == name or name in refused
