@@ -292,3 +292,18 @@ def test_every_text_a_query_takes_is_bounded_as_documented(reader, path, name, l
     assert at_most.status_code < 500 and _refused_for(at_most) is None, at_most.text[:300]
     refused = _refused_for(safe(reader.get(path, params={name: "a" * (length + 1)}, headers=MODERATOR), 422))
     assert refused == name or name in refused
+
+
+@pytest.mark.parametrize(
+    ("template", "name", "lowest", "highest"),
+    [
+        ("/sitemaps/{}.xml.gz", "part", 1, 10_000),
+        ("/api/v1/proposals/{}", "proposal_id", 1, 2**63 - 1),
+        ("/proposals/{}", "proposal_id", 1, 2**63 - 1),
+    ],
+)
+def test_every_number_in_a_path_is_bounded(reader, template, name, lowest, highest):
+    for value in (lowest, highest):  # taken (the first sitemap part exists; the others do not)
+        assert reader.get(template.format(value)).status_code in (200, 404), value
+    for value in (lowest - 1, highest + 1):
+        assert name in (_refused_for(safe(reader.get(template.format(value)), 422)) or ""), value

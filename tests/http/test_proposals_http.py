@@ -469,3 +469,15 @@ def test_the_merge_form_takes_ids_up_to_their_limit(site):
         refused = site.post("/moderation/merge", data={**pair, field: "a" * 301})
         said = soup(refused).select_one("main").get_text(" ", strip=True)
         assert refused.status_code == 422 and f"{field} : String should have at most 300" in said
+
+
+def test_the_moderators_filters_and_forms_take_values_up_to_their_limits(site):
+    csrf = sign_in(site)
+    assert site.get("/moderation", params={"kind": "a" * 20}).status_code == 200
+    refused = site.get("/moderation", params={"kind": "a" * 21})
+    assert refused.status_code == 422 and "kind" in soup(refused).select_one("main").get_text()
+    # A revision is a row number from 1: 0 is refused by name, 1 reaches the entry (none here).
+    revert = {"csrf": csrf, "entry_id": "demo/nope"}
+    assert site.post("/moderation/revert", data={**revert, "revision": 1}).status_code == 404
+    refused = site.post("/moderation/revert", data={**revert, "revision": 0})
+    assert refused.status_code == 422 and "revision" in soup(refused).select_one("main").get_text()
