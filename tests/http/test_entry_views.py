@@ -337,6 +337,15 @@ def test_figures_without_reports_are_labelled_as_estimates(shipped_client):
     page = soup(shipped_client.get(path))
     assert page.select_one("#fix-rate-basis").text == "from 1 report"
     assert page.select_one(f"#w-{first} .basis").text == "from 1 report"
+    # A dead end's figure is from reports once someone says it failed them (no one said it worked).
+    assert body["dead_ends"][0]["basis"] == "estimate"
+    dead_end = body["dead_ends"][0]["id"]
+    posted = shipped_client.post(
+        f"/api/v1/errors/{body['id']}/evidence", json={"item": dead_end, "outcome": "failed"}
+    )
+    assert posted.status_code == 201
+    failed = shipped_client.get(f"{path}.json").json()["dead_ends"][0]
+    assert (failed["reports"], failed["basis"]) == ({"worked": 0, "failed": 1, "partial": 0}, "reports")
 
 
 def test_an_approach_that_fails_less_than_half_the_time_is_not_called_a_dead_end(reader):

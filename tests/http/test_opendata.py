@@ -134,6 +134,13 @@ def test_llms_txt_links_the_markdown_views_and_stays_bounded(reader):
     git = text.split("## git\n", 1)[1].split("\n## ", 1)[0]
     listed = re.findall(r"\(http://testserver/errors/(git/[^)]+)\.md\)", git)
     assert len(listed) == 10 and "(http://testserver/domains/git)" in git
+    # "All N" only where a domain has more entries than it lists, with the domain's own count.
+    for section in text.split("\n## ")[3:]:
+        domain, body = section.split("\n", 1)
+        shown = len(re.findall(r"\.md\): `", body))
+        total = reader.get("/api/v1/errors", params={"domain": domain}).json()["count"]
+        more = re.findall(rf"^- \[All (\d+) {re.escape(domain)} entries\]", body, re.M)
+        assert more == ([str(total)] if total > shown else []), domain
 
 
 def test_about_page_in_both_languages(shipped_client, shipped_settings):

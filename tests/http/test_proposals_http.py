@@ -456,7 +456,12 @@ def test_a_moderator_merges_and_unmerges_through_the_api(site):
     moved = site.get(f"/api/v1/errors/{duplicate}")
     assert (moved.status_code, moved.headers["location"]) == (301, f"/api/v1/errors/{SEED_ID}")
     undone = site.post(f"{api}/unmerge", json={"from": duplicate}, headers=AUTH)
-    assert undone.status_code == 200 and undone.json()["action"] == "unmerge"
+    assert undone.status_code == 200
+    assert {k: undone.json()[k] for k in ("action", "from", "into")} == {
+        "action": "unmerge",
+        "from": duplicate,
+        "into": SEED_ID,
+    }
     assert site.get(f"/api/v1/errors/{duplicate}").json()["id"] == duplicate
 
 

@@ -300,6 +300,20 @@ def test_an_accepted_proposal_shows_only_what_it_changed(shipped_engine):
     assert [d.new for d in second if d.field == "signature"] == ["OutOfMemoryError: KV cache block"]
 
 
+def test_a_pending_proposal_shows_only_what_it_would_change(shipped_engine):
+    # The moderator reviews each kind of change against the entry as it is, not a whole new entry.
+    changes = {
+        "dead_ends": {"kind": "dead_end", "action": {"en": "Reinstall CUDA"}, "why_fails": {"en": "No."}},
+        "docs": {"kind": "doc", "title": "Engine arguments", "url": "https://docs.vllm.ai/en/latest/"},
+        "patterns": {"kind": "pattern", "pattern": "KV cache"},
+        "signature": {"kind": "signature", "signature": "OutOfMemoryError: KV cache block"},
+    }
+    pending = {field: propose(shipped_engine, change).id for field, change in changes.items()}
+    with read_session(shipped_engine) as session:
+        for field, proposal_id in pending.items():
+            assert {d.field for d in queue.proposal_diff(session, proposal_id)} == {field}
+
+
 def test_the_queue_lists_proposals_of_one_kind(shipped_engine):
     patterns = [
         propose(shipped_engine, {"kind": "pattern", "pattern": p}).id for p in ("KV cache", "cache block")
