@@ -224,3 +224,12 @@ def test_search_pages_say_how_many_there_are_and_link_to_the_next(reader):
     assert first.select_one("a[rel=next]")["href"].endswith("page=2")
     last = reader.get("/zh/search", params={"q": "error", "page": pages})
     assert last.status_code == 200 and not BeautifulSoup(last.text, "html.parser").select("a[rel=next]")
+
+
+def test_search_pages_together_list_every_result_once(reader):
+    count = reader.get("/api/v1/errors", params={"q": "error", "limit": 1}).json()["count"]
+    seen: list[str] = []
+    for number in range(1, -(-count // 50) + 1):
+        page = BeautifulSoup(reader.get("/search", params={"q": "error", "page": number}).text, "html.parser")
+        seen += [a["href"] for a in page.select(".hits > li > a")]
+    assert count > 100 and len(seen) == len(set(seen)) == count
