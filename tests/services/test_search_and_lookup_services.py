@@ -91,6 +91,19 @@ def test_a_quoted_name_counts_for_less_than_the_same_word_written_plainly(sessio
     assert score("widget") > score("'widget'") > score("")
 
 
+def test_an_entrys_own_quoted_name_does_not_stand_in_for_a_word_of_its_message(session):
+    # node/cannot-find-module is "Error: Cannot find module 'express'": a paste without the
+    # name is that error for another module; one without "module" is less surely this error.
+    index = LookupIndex()
+
+    def score(paste: str) -> float:
+        found = lookup(session, index, paste)
+        assert all(m.id == "node/cannot-find-module" for m in found)
+        return found[0].score if found else 0.0
+
+    assert score("Error: Cannot find module") > score("Error: Cannot find 'express'")
+
+
 def test_lookup_with_versions_prefers_rows_that_cover_them(session):
     index = LookupIndex()
     text = "FrobError: cannot frobnicate widget 12"
