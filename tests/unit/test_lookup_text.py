@@ -60,6 +60,11 @@ def test_regex_words_and_alternatives():
         "name resolution.*failed",
     ]
     assert alternatives(r"error: (foo|bar) baz") == ["error: foo baz", "error: bar baz"]
+    # A non-capturing group, as shipped patterns write it ("on (?:tokens|requests)").
+    assert alternatives(r"Rate limit reached on (?:tokens|requests) per min") == [
+        "Rate limit reached on tokens per min",
+        "Rate limit reached on requests per min",
+    ]
     assert alternatives(r"a\|b") == [r"a\|b"]
     # Top-level alternatives, the group inside one kept whole.
     assert alternatives(r"no route to host|connect(ion)? refused|timed out") == [
