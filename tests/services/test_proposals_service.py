@@ -131,6 +131,16 @@ def test_each_kind_of_edit_applies(shipped_engine):
             ("change", "pattern"),
         ),
         ({"kind": "text", "field": "workarounds.nope.steps", "lang": "zh", "text": "x"}, ("change", "field")),
+        # A translation of a text the entry does not have: its English comes first.
+        (
+            {
+                "kind": "text",
+                "field": "dead_ends.raise-max-num-batched-tokens.condition",
+                "lang": "zh",
+                "text": "x",
+            },
+            ("change", "field"),
+        ),
         ({"kind": "doc", "title": "x", "url": "https://example.org/same"}, None),
     ],
 )
