@@ -3,7 +3,7 @@
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import FIXTURES, SEED_ID
+from tests.conftest import FIXTURES, SEED_ID, load
 
 SECOND_VLLM = "llm/vllm-no-available-memory-for-cache-blocks"
 
@@ -233,3 +233,18 @@ def test_search_pages_together_list_every_result_once(reader):
         page = BeautifulSoup(reader.get("/search", params={"q": "error", "page": number}).text, "html.parser")
         seen += [a["href"] for a in page.select(".hits > li > a")]
     assert count > 100 and len(seen) == len(set(seen)) == count
+
+
+def test_every_entry_is_listed_by_its_own_domain_however_long(settings, client, tmp_path):
+    domain = "d" * 298  # the longest an entry id (300 characters, domain/slug) leaves
+    source = tmp_path / "long.yaml"
+    source.write_text(
+        f"id: {domain}/x\ndomain: {domain}\ncategory: runtime_error\ntitle: {{en: A long domain}}\n"
+        "signature: 'LongError: a domain of many letters'\nprior: {fix_rate: 0.5, confidence: 0.5}\n"
+    )
+    assert load(settings, source).created == 1
+    listed = client.get("/api/v1/errors", params={"domain": domain})
+    assert listed.status_code == 200 and [e["id"] for e in listed.json()["data"]] == [f"{domain}/x"]
+    assert client.get(f"/domains/{domain}").status_code == 200
+    refused = client.get("/api/v1/errors", params={"domain": domain + "d"})  # no entry can have it
+    assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "domain"
