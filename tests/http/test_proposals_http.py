@@ -354,6 +354,19 @@ def test_the_moderators_evidence_list_comes_in_pages_of_50(site):
     assert len(more) >= 1
 
 
+def test_the_proposal_queue_comes_in_pages_of_50_oldest_first(site):
+    ids = [
+        site.post(
+            API, json={"change": {"kind": "text", "field": "summary", "lang": "zh", "text": f"摘要 {n}"}}
+        ).json()["id"]
+        for n in range(51)
+    ]
+    first = site.get("/api/v1/moderation/proposals", headers=AUTH).json()
+    assert [p["id"] for p in first] == ids[:50]
+    more = site.get("/api/v1/moderation/proposals", params={"offset": 50}, headers=AUTH).json()
+    assert [p["id"] for p in more] == ids[50:]
+
+
 def test_the_moderators_evidence_filter_takes_ids_up_to_their_limit(site):
     listed = site.get("/api/v1/moderation/evidence", params={"entry_id": "a" * 300}, headers=AUTH)
     assert listed.status_code == 200 and listed.json() == []
