@@ -104,6 +104,22 @@ def test_an_entrys_own_quoted_name_does_not_stand_in_for_a_word_of_its_message(s
     assert score("Error: Cannot find module") > score("Error: Cannot find 'express'")
 
 
+@pytest.mark.parametrize(
+    ("paste", "entry_id"),
+    [
+        ("RuntimeError: CUDA error: an illegal memory access was encountered", "cuda/illegal-memory-access"),
+        (
+            "standard_init_linux.go:228: exec user process caused: exec format error",
+            "docker/exec-format-error",
+        ),
+    ],
+)
+def test_an_error_named_outright_is_not_padded_with_errors_that_share_a_few_words(session, paste, entry_id):
+    # CUDA running out of memory, or a binary that is no executable at all, are other errors
+    # with other fixes: listing them under a sure answer only misleads.
+    assert [m.id for m in lookup(session, LookupIndex(), paste)] == [entry_id]
+
+
 def test_lookup_with_versions_prefers_rows_that_cover_them(session):
     index = LookupIndex()
     text = "FrobError: cannot frobnicate widget 12"
