@@ -310,6 +310,25 @@ def test_an_accepted_proposal_shows_only_what_it_changed(shipped_engine):
     assert [d.new for d in second if d.field == "signature"] == ["OutOfMemoryError: KV cache block"]
 
 
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (
+            {"kind": "dead_end", "action": {"en": "Reinstall CUDA"}, "why_fails": {"en": "It is fine."}},
+            "dead_ends",
+        ),
+        ({"kind": "doc", "title": "Engine arguments", "url": "https://docs.vllm.ai/en/latest/"}, "docs"),
+        ({"kind": "version", "component": "vllm", "version": ">=0.6", "status": "fixed"}, "versions"),
+        ({"kind": "pattern", "pattern": "KV cache"}, "patterns"),
+    ],
+)
+def test_a_pending_proposal_shows_only_what_it_would_add(shipped_engine, change, field):
+    pending = propose(shipped_engine, change)
+    with read_session(shipped_engine) as session:
+        shown = queue.proposal_diff(session, pending.id)
+    assert shown and {d.field for d in shown} == {field} and all(d.old is None for d in shown)
+
+
 def test_the_queue_lists_proposals_of_one_kind(shipped_engine):
     patterns = [
         propose(shipped_engine, {"kind": "pattern", "pattern": p}).id for p in ("KV cache", "cache block")
