@@ -367,6 +367,16 @@ def test_the_proposal_queue_comes_in_pages_of_50_oldest_first(site):
     assert [p["id"] for p in more] == ids[50:]
 
 
+@pytest.mark.parametrize("revision", ["0", "-1", "x", "9223372036854775808"])
+def test_the_revert_form_refuses_a_revision_no_entry_can_have_naming_it(site, revision):
+    csrf = sign_in(site)
+    before = site.get(f"/errors/{SEED_ID}.json").json()
+    refused = site.post("/moderation/revert", data={"csrf": csrf, "entry_id": SEED_ID, "revision": revision})
+    assert refused.status_code == 422
+    assert [c.get_text() for c in soup(refused).select(".error-page li code")] == ["revision"]
+    assert site.get(f"/errors/{SEED_ID}.json").json() == before
+
+
 def test_the_moderators_evidence_filter_takes_ids_up_to_their_limit(site):
     listed = site.get("/api/v1/moderation/evidence", params={"entry_id": "a" * 300}, headers=AUTH)
     assert listed.status_code == 200 and listed.json() == []
