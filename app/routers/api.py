@@ -8,6 +8,7 @@ from fastapi.responses import RedirectResponse
 
 from app.db import SessionDep
 from app.render.formats import json_response, respond_entry
+from app.schemas.common import MAX_DOMAIN
 from app.schemas.views import EntryPage, EntryView
 from app.services.entries.catalog import Filters, list_entries, searched_entries
 from app.services.entries.read import current_stamp, load_entry, locate
@@ -23,7 +24,7 @@ router = APIRouter(prefix="/api/v1", tags=["api"])
 def list_errors(
     request: Request,
     session: SessionDep,
-    domain: Annotated[str | None, Query(max_length=100)] = None,
+    domain: Annotated[str | None, Query(max_length=MAX_DOMAIN)] = None,
     category: Annotated[str | None, Query(max_length=100)] = None,
     q: Annotated[str | None, Query(max_length=500, description="Full-text query")] = None,
     component: Annotated[

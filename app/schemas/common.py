@@ -8,10 +8,12 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 ENTRY_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*){1,2}$")
 ITEM_KEY_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+MAX_ENTRY_ID = 300
+MAX_DOMAIN = MAX_ENTRY_ID - 2  # what `domain/x` leaves of an id
 
 
 def _check_entry_id(value: str) -> str:
-    if len(value) > 300 or not ENTRY_ID_RE.match(value):
+    if len(value) > MAX_ENTRY_ID or not ENTRY_ID_RE.match(value):
         raise ValueError("must be domain/slug or domain/slug/env, lowercase segments [a-z0-9][a-z0-9._-]*")
     return value
 

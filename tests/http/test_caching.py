@@ -6,12 +6,14 @@ from contextlib import contextmanager
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
+from starlette.responses import Response
 
 from app.db import entry_stamp_reader, make_engine, read_session
 from app.main import create_app
 from app.schemas.api import EvidenceIn
 from app.services.entries.read import current_stamp, load_entry
 from app.services.evidence.reports import record_evidence
+from app.web.entry_cache import Form, FormCache
 from tests.conftest import ADMIN_TOKEN, SEED_ID
 
 AUTH = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
@@ -214,6 +216,42 @@ def test_a_full_cache_drops_the_entries_read_longest_ago(shipped_settings):
             with counting(small) as (orm, _):
                 assert small.get(f"/errors/{entry_id}").status_code == 200
             assert (_rows(orm) == []) == kept, entry_id
+
+
+def test_the_entry_cache_keeps_within_its_byte_budget_and_evicts_the_least_recently_used(shipped_client):
+    ids = [e["id"] for e in shipped_client.get("/api/v1/errors?limit=12").json()["data"]]
+    forms = []
+    for entry_id in ids:
+        page = shipped_client.get(f"/errors/{entry_id}.md")
+        key = ("http", "testserver", "", f"/errors/{entry_id}.md", b"")
+        response = Response(page.content, media_type=page.headers["content-type"])
+        forms.append((key, Form.of(response, key, (entry_id,), (1, 1))))
+
+    def held(form):  # the bytes a kept form holds: the page and its gzip
+        return len(form.body) + len(form.gzipped or b"")
+
+    budget = 4 * max(held(form) for _, form in forms)
+    cache = FormCache(budget)
+    queue = iter(forms)
+
+    def fill():  # put pages until one has to make room
+        for key, form in queue:
+            before = len(cache)
+            cache.put(key, form)
+            if len(cache) <= before:
+                return key
+
+    newest = fill()
+    put = [key for key, _ in forms[: [key for key, _ in forms].index(newest) + 1]]
+    kept = [key for key in put if cache.get(key) is not None]  # read in the order they were put
+    assert 2 <= len(kept) < len(put) and kept == put[-len(kept) :]
+    assert sum(held(cache.get(key)) for key in kept) <= budget
+    cache.get(kept[0])  # read again, the oldest is now the most recently used
+    assert fill() is not None
+    assert cache.get(kept[0]) is not None and cache.get(kept[1]) is None
+    for key, form in queue:
+        cache.put(key, form)
+    assert sum(held(form) for key, _ in forms if (form := cache.get(key))) <= budget
 
 
 def test_search_results_are_kept_until_any_entry_changes(shipped_client):

@@ -238,7 +238,7 @@ NUMBER_BOUNDS = [
     ("/domains/llm", "page", 1, 10_000),
 ]
 TEXT_BOUNDS = [
-    ("/api/v1/errors", "domain", 100),
+    ("/api/v1/errors", "domain", 298),  # what an entry id of 300 characters leaves
     ("/api/v1/errors", "category", 100),
     ("/api/v1/errors", "q", 500),
     ("/api/v1/errors", "component", 100),

@@ -405,6 +405,29 @@ def test_the_moderators_evidence_list_comes_in_pages_of_50(site):
     assert len(more) >= 1
 
 
+def test_the_proposal_queue_comes_in_pages_of_50_oldest_first(site):
+    ids = [
+        site.post(
+            API, json={"change": {"kind": "text", "field": "summary", "lang": "zh", "text": f"摘要 {n}"}}
+        ).json()["id"]
+        for n in range(51)
+    ]
+    first = site.get("/api/v1/moderation/proposals", headers=AUTH).json()
+    assert [p["id"] for p in first] == ids[:50]
+    more = site.get("/api/v1/moderation/proposals", params={"offset": 50}, headers=AUTH).json()
+    assert [p["id"] for p in more] == ids[50:]
+
+
+@pytest.mark.parametrize("revision", ["0", "-1", "x", "9223372036854775808"])
+def test_the_revert_form_refuses_a_revision_no_entry_can_have_naming_it(site, revision):
+    csrf = sign_in(site)
+    before = site.get(f"/errors/{SEED_ID}.json").json()
+    refused = site.post("/moderation/revert", data={"csrf": csrf, "entry_id": SEED_ID, "revision": revision})
+    assert refused.status_code == 422
+    assert [c.get_text() for c in soup(refused).select(".error-page li code")] == ["revision"]
+    assert site.get(f"/errors/{SEED_ID}.json").json() == before
+
+
 def test_the_moderators_evidence_filter_takes_ids_up_to_their_limit(site):
     listed = site.get("/api/v1/moderation/evidence", params={"entry_id": "a" * 300}, headers=AUTH)
     assert listed.status_code == 200 and listed.json() == []
@@ -476,13 +499,8 @@ def test_the_merge_form_takes_ids_up_to_their_limit(site):
         assert refused.status_code == 422 and f"{field} : String should have at most 300" in said
 
 
-def test_the_moderators_filters_and_forms_take_values_up_to_their_limits(site):
-    csrf = sign_in(site)
+def test_the_moderators_proposal_filter_takes_kinds_up_to_their_limit(site):
+    sign_in(site)
     assert site.get("/moderation", params={"kind": "a" * 20}).status_code == 200
     refused = site.get("/moderation", params={"kind": "a" * 21})
     assert refused.status_code == 422 and "kind" in soup(refused).select_one("main").get_text()
-    # A revision is a row number from 1: 0 is refused by name, 1 reaches the entry (none here).
-    revert = {"csrf": csrf, "entry_id": "demo/nope"}
-    assert site.post("/moderation/revert", data={**revert, "revision": 1}).status_code == 404
-    refused = site.post("/moderation/revert", data={**revert, "revision": 0})
-    assert refused.status_code == 422 and "revision" in soup(refused).select_one("main").get_text()

@@ -3,7 +3,7 @@
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import FIXTURES, SEED_ID
+from tests.conftest import FIXTURES, SEED_ID, load
 
 SECOND_VLLM = "llm/vllm-no-available-memory-for-cache-blocks"
 
@@ -240,3 +240,27 @@ def test_a_search_whose_last_page_holds_one_result_still_links_to_it(shipped_cli
     hrefs = [a["href"] for a in first.select("ol.hits > li > a")]
     [alone] = [a["href"].removeprefix("/zh") for a in last.select("ol.hits > li > a")]
     assert len(set([*hrefs, alone])) == count
+
+
+def test_search_pages_together_list_every_result_once(reader):
+    count = reader.get("/api/v1/errors", params={"q": "error", "limit": 1}).json()["count"]
+    seen: list[str] = []
+    for number in range(1, -(-count // 50) + 1):
+        page = BeautifulSoup(reader.get("/search", params={"q": "error", "page": number}).text, "html.parser")
+        seen += [a["href"] for a in page.select(".hits > li > a")]
+    assert count > 100 and len(seen) == len(set(seen)) == count
+
+
+def test_every_entry_is_listed_by_its_own_domain_however_long(settings, client, tmp_path):
+    domain = "d" * 298  # the longest an entry id (300 characters, domain/slug) leaves
+    source = tmp_path / "long.yaml"
+    source.write_text(
+        f"id: {domain}/x\ndomain: {domain}\ncategory: runtime_error\ntitle: {{en: A long domain}}\n"
+        "signature: 'LongError: a domain of many letters'\nprior: {fix_rate: 0.5, confidence: 0.5}\n"
+    )
+    assert load(settings, source).created == 1
+    listed = client.get("/api/v1/errors", params={"domain": domain})
+    assert listed.status_code == 200 and [e["id"] for e in listed.json()["data"]] == [f"{domain}/x"]
+    assert client.get(f"/domains/{domain}").status_code == 200
+    refused = client.get("/api/v1/errors", params={"domain": domain + "d"})  # no entry can have it
+    assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "domain"

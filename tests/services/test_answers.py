@@ -3,6 +3,7 @@ built from a real SQLite file by the real lookup, rendered as text and Markdown.
 
 import socket
 import threading
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -19,8 +20,9 @@ from tests.server import serving
 PASTE = "FrobError: cannot frobnicate widget 42"
 
 
-@pytest.fixture
-def session(settings, tmp_path):
+@contextmanager
+def demo_session(settings, tmp_path, steps):
+    """A read session over the demo entry whose first workaround's English steps are `steps`."""
     entry = yaml.safe_load((DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text())
     # A second dead end, less often a failure, listed first: the answer must still lead
     # with the one that fails most.
@@ -33,7 +35,7 @@ def session(settings, tmp_path):
             "fail_rate": 0.6,
         },
     )
-    entry["workarounds"][0]["steps"]["en"] = "Run:\n\n```bash\nfrob cache clear\nfrob restart\n```\n"
+    entry["workarounds"][0]["steps"]["en"] = steps
     source = tmp_path / "entry.yaml"
     source.write_text(yaml.safe_dump(entry, allow_unicode=True))
     assert load(settings, source).failed == 0
@@ -41,6 +43,14 @@ def session(settings, tmp_path):
     with read_session(engine) as session:
         yield session
     engine.dispose()
+
+
+@pytest.fixture
+def session(settings, tmp_path):
+    with demo_session(
+        settings, tmp_path, "Run:\n\n```bash\nfrob cache clear\nfrob restart\n```\n"
+    ) as session:
+        yield session
 
 
 def test_the_answer_leads_with_the_dead_end_that_fails_most(session):
@@ -56,6 +66,15 @@ def test_a_command_of_several_lines_is_shown_as_one_indented_block(session):
     text = answer_text(local_answer(session, LookupIndex(), PASTE, lang="en"))
     assert "   Try: Clear the widget cache (80% success" in text
     assert "       $ frob cache clear\n         frob restart\n" in text
+
+
+@pytest.mark.parametrize(("lines", "cut"), [(12, False), (13, True)])
+def test_a_long_command_shows_its_first_twelve_lines_and_says_it_goes_on(settings, tmp_path, lines, cut):
+    script = "".join(f"frob step {n}\n" for n in range(1, lines + 1))
+    with demo_session(settings, tmp_path, f"Run:\n\n```bash\n{script}```\n") as session:
+        markdown = answer_markdown(local_answer(session, LookupIndex(), PASTE, lang="en"))
+    block = markdown.split("```sh\n", 1)[1].split("\n```", 1)[0].splitlines()
+    assert block == [f"frob step {n}" for n in range(1, 13)] + (["…"] if cut else [])
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from app.models import Entry, EntryRevision, ModerationAction
 from app.render.export_md import render_entry_markdown
 from app.schemas.api import EvidenceIn
 from app.services.entries.aliases import environment_of
-from app.services.entries.read import get_entry, locate
+from app.services.entries.read import current_stamp, get_entry, load_entry, locate
 from app.services.errors import EntryNotFound, MergeRefused
 from app.services.evidence.reports import record_evidence, reject_evidence
 from app.services.merging.merge import merge, unmerge
@@ -198,3 +198,21 @@ def test_a_rejected_report_on_an_alias_is_not_shown_on_the_merged_entry(base):
         view = get_entry(session, FULL)
     assert [e.uid for e in view.recent_evidence] == [kept.evidence.uid]
     assert view.evidence_count == 1
+
+
+def test_a_merged_entry_is_kept_under_the_stamp_later_checks_read_and_an_aliass_change_moves_it(base):
+    # The cache serves a kept entry while current_stamp of its ids reads what the load took:
+    # for a merged entry those ids are its aliases too (here one it does not link to), and a
+    # write to one shows.
+    report = _report(base, CJK, "failed")
+    _merge(base, CJK, FULL)
+    with Session(base) as session:
+        loaded = load_entry(session, FULL)
+        assert CJK in loaded.ids
+        assert current_stamp(session.connection(), loaded.ids) == loaded.stamp
+    reject_evidence(base, report.evidence.uid, "spam")  # a write to the alias's reports only
+    with Session(base) as session:
+        assert current_stamp(session.connection(), loaded.ids) != loaded.stamp
+        again = load_entry(session, FULL)
+        assert current_stamp(session.connection(), again.ids) == again.stamp
+    assert again.view.evidence_count == loaded.view.evidence_count - 1

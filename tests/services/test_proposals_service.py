@@ -131,6 +131,16 @@ def test_each_kind_of_edit_applies(shipped_engine):
             ("change", "pattern"),
         ),
         ({"kind": "text", "field": "workarounds.nope.steps", "lang": "zh", "text": "x"}, ("change", "field")),
+        # A translation of a text the entry does not have: its English comes first.
+        (
+            {
+                "kind": "text",
+                "field": "dead_ends.raise-max-num-batched-tokens.condition",
+                "lang": "zh",
+                "text": "x",
+            },
+            ("change", "field"),
+        ),
         ({"kind": "doc", "title": "x", "url": "https://example.org/same"}, None),
     ],
 )
@@ -300,18 +310,23 @@ def test_an_accepted_proposal_shows_only_what_it_changed(shipped_engine):
     assert [d.new for d in second if d.field == "signature"] == ["OutOfMemoryError: KV cache block"]
 
 
-def test_a_pending_proposal_shows_only_what_it_would_change(shipped_engine):
-    # The moderator reviews each kind of change against the entry as it is, not a whole new entry.
-    changes = {
-        "dead_ends": {"kind": "dead_end", "action": {"en": "Reinstall CUDA"}, "why_fails": {"en": "No."}},
-        "docs": {"kind": "doc", "title": "Engine arguments", "url": "https://docs.vllm.ai/en/latest/"},
-        "patterns": {"kind": "pattern", "pattern": "KV cache"},
-        "signature": {"kind": "signature", "signature": "OutOfMemoryError: KV cache block"},
-    }
-    pending = {field: propose(shipped_engine, change).id for field, change in changes.items()}
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (
+            {"kind": "dead_end", "action": {"en": "Reinstall CUDA"}, "why_fails": {"en": "It is fine."}},
+            "dead_ends",
+        ),
+        ({"kind": "doc", "title": "Engine arguments", "url": "https://docs.vllm.ai/en/latest/"}, "docs"),
+        ({"kind": "version", "component": "vllm", "version": ">=0.6", "status": "fixed"}, "versions"),
+        ({"kind": "pattern", "pattern": "KV cache"}, "patterns"),
+    ],
+)
+def test_a_pending_proposal_shows_only_what_it_would_add(shipped_engine, change, field):
+    pending = propose(shipped_engine, change)
     with read_session(shipped_engine) as session:
-        for field, proposal_id in pending.items():
-            assert {d.field for d in queue.proposal_diff(session, proposal_id)} == {field}
+        shown = queue.proposal_diff(session, pending.id)
+    assert shown and {d.field for d in shown} == {field} and all(d.old is None for d in shown)
 
 
 def test_the_queue_lists_proposals_of_one_kind(shipped_engine):

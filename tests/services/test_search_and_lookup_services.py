@@ -118,6 +118,35 @@ def test_a_quoted_name_counts_for_less_than_the_same_word_written_plainly(sessio
     assert score("widget") > score("'widget'") > score("")
 
 
+def test_an_entrys_own_quoted_name_does_not_stand_in_for_a_word_of_its_message(session):
+    # node/cannot-find-module is "Error: Cannot find module 'express'": a paste without the
+    # name is that error for another module; one without "module" is less surely this error.
+    index = LookupIndex()
+
+    def score(paste: str) -> float:
+        found = lookup(session, index, paste)
+        assert all(m.id == "node/cannot-find-module" for m in found)
+        return found[0].score if found else 0.0
+
+    assert score("Error: Cannot find module") > score("Error: Cannot find 'express'")
+
+
+@pytest.mark.parametrize(
+    ("paste", "entry_id"),
+    [
+        ("RuntimeError: CUDA error: an illegal memory access was encountered", "cuda/illegal-memory-access"),
+        (
+            "standard_init_linux.go:228: exec user process caused: exec format error",
+            "docker/exec-format-error",
+        ),
+    ],
+)
+def test_an_error_named_outright_is_not_padded_with_errors_that_share_a_few_words(session, paste, entry_id):
+    # CUDA running out of memory, or a binary that is no executable at all, are other errors
+    # with other fixes: listing them under a sure answer only misleads.
+    assert [m.id for m in lookup(session, LookupIndex(), paste)] == [entry_id]
+
+
 def test_lookup_with_versions_prefers_rows_that_cover_them(session):
     index = LookupIndex()
     text = "FrobError: cannot frobnicate widget 12"

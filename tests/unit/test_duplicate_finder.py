@@ -107,3 +107,28 @@ def test_candidates_skip_environment_variants_and_honour_the_focus():
     focused = find_candidates(profiles, focus=["node/eaddrinuse/node20-linux"])
     assert {(c.a, c.b) for c in focused} == {("node/eaddrinuse/node20-linux", "node/port-taken/node18-linux")}
     assert [c.score for c in found] == sorted((c.score for c in found), reverse=True)
+
+
+def test_a_shared_title_does_not_make_patterns_both_ways_conclusive():
+    # A title adds at most 0.1 (README "Duplicates"): patterns that match each other both
+    # ways over wordings that say different things are left for a moderator, and a pair with
+    # the same wording still ranks first.
+    pattern = [r"FrobError: cannot frobnicate"]
+    title = "Frobnicate fails"
+    startup = entry(
+        "demo/frobnicate-fails", "FrobError: cannot frobnicate widget 42 at startup", pattern, title
+    )
+    disk = entry(
+        "demo/frobnicate-fails-again",
+        "FrobError: cannot frobnicate: the gadget store on disk is full",
+        pattern,
+        title,
+    )
+    again = entry("demo/frob-widget", "FrobError: cannot frobnicate widget 7 at startup", title="Widget")
+    found = compare(startup, disk)
+    assert PATTERNS_BOTH in found.reasons and "titles share 67% of their words" in found.reasons
+    assert 0.75 <= found.score < AUTO_MERGE_SCORE and not found.conclusive
+    ranked = find_candidates([startup, disk, again])
+    assert all(0 <= c.score <= 1 for c in ranked)
+    assert SAME_WORDING in ranked[0].reasons and ranked[0].score > found.score
+    assert ranked[1] == found

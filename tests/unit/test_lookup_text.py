@@ -51,6 +51,8 @@ def test_tokens_split_identifiers_and_mark_quoted_names():
     assert "numpy" not in words
     assert tokens("显存不足") == ["显存", "存不", "不足"]
     assert tokens("显存") == ["显存"] and tokens("错") == ["错"]
+    # The whole range counts as Chinese, from its first character (U+3400) to its last.
+    assert tokens("\u3400丁七") == ["\u3400丁", "丁七"] and tokens("七丁\u9fff") == ["七丁", "丁\u9fff"]
 
 
 def test_regex_words_and_alternatives():
@@ -60,6 +62,11 @@ def test_regex_words_and_alternatives():
         "name resolution.*failed",
     ]
     assert alternatives(r"error: (foo|bar) baz") == ["error: foo baz", "error: bar baz"]
+    # A non-capturing group, as shipped patterns write it ("on (?:tokens|requests)").
+    assert alternatives(r"Rate limit reached on (?:tokens|requests) per min") == [
+        "Rate limit reached on tokens per min",
+        "Rate limit reached on requests per min",
+    ]
     assert alternatives(r"a\|b") == [r"a\|b"]
     # Top-level alternatives, the group inside one kept whole.
     assert alternatives(r"no route to host|connect(ion)? refused|timed out") == [
