@@ -51,6 +51,8 @@ def test_tokens_split_identifiers_and_mark_quoted_names():
     assert "numpy" not in words
     assert tokens("显存不足") == ["显存", "存不", "不足"]
     assert tokens("显存") == ["显存"] and tokens("错") == ["错"]
+    # From the first character of the CJK range on (U+3400, Extension A), not only the common ones.
+    assert tokens("\u3400显存") == ["\u3400显", "显存"]
 
 
 def test_regex_words_and_alternatives():
