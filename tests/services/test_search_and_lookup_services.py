@@ -5,11 +5,13 @@ from datetime import UTC, datetime
 import pytest
 import yaml
 from sqlalchemy import update
+from sqlmodel import select
 
 from app import backends
 from app.db import make_engine, read_session, write_session
-from app.models import Pattern
+from app.models import Entry, Pattern
 from app.services.entries.catalog import Filters, list_entries
+from app.services.lookup import index as lookup_index
 from app.services.lookup.index import _REMEMBERED, LookupIndex
 from app.services.lookup.rank import lookup, remembered
 from app.services.merging.merge import merge
@@ -288,3 +290,54 @@ def test_lookup_remembers_the_latest_pastes_and_forgets_the_oldest(demo):
     assert remembered(index, first) is None
     assert remembered(index, last) == answer and answer[0].id == GADGET
     assert remembered(index, "unknown failure 0") == []
+
+
+def test_a_match_is_listed_only_when_at_least_half_as_good_as_the_best(session):
+    """Past a conclusive match, an entry that merely shares a few of its words is padding;
+    a near relative (the same push refused for another reason) still comes along."""
+    index = LookupIndex()
+    found = lookup(session, index, "RuntimeError: CUDA error: an illegal memory access was encountered")
+    assert [m.id for m in found] == ["cuda/illegal-memory-access"]
+    refused = "hint: Updates were rejected because the tag already exists in the remote."
+    found = lookup(session, index, refused)
+    assert [m.id for m in found] == [
+        "git/push-rejected-tag-already-exists",
+        "git/push-rejected-non-fast-forward",
+    ]
+    assert found[1].score >= found[0].score / 2
+
+
+def test_an_index_read_in_many_chunks_answers_as_one_read_at_once(shipped_settings, monkeypatch):
+    """A large base is indexed a chunk of entries at a time (2,000): with chunks of three, this
+    base spans eighty, and every entry of each, with its aliases' wordings, must be
+    found as when the base fits in one."""
+    engine = make_engine(shipped_settings)
+    with write_session(engine) as session:
+        merge(session, GADGET, FROB, now=datetime(2026, 12, 1, tzinfo=UTC))
+    with read_session(engine) as session:
+        pastes = list(session.exec(select(Entry.signature).order_by(Entry.id)))
+
+        def answers(index: LookupIndex) -> list[list[tuple[str, float]]]:
+            return [[(m.id, m.score) for m in lookup(session, index, paste)] for paste in pastes]
+
+        whole = LookupIndex()
+        expected = answers(whole)
+        monkeypatch.setattr(lookup_index, "_CHUNK", 3)
+        chunked = LookupIndex()
+        assert answers(chunked) == expected
+    engine.dispose()
+    assert len(chunked) == len(whole) > 240
+    assert expected[pastes.index("GadgetConfigError: unexpected token at line 3")][0][0] == FROB
+
+
+def test_lookup_reads_a_paste_up_to_64_kib_and_no_further(demo):
+    """64 KiB is the most the lookup API takes; the service reads that much of any caller's
+    text (a reproduction's output may hold a megabyte), all of it, and nothing past it."""
+    error = "FrobError: cannot frobnicate widget 42"
+    log = ("INFO worker step done\n" * 3000)[: 64 * 1024 - len(error)] + error
+    index = LookupIndex()
+    with read_session(demo) as session:
+        whole = lookup(session, index, log)
+        longer = lookup(session, index, log + "\nGadgetConfigError: unexpected token at line 3")
+    assert len(log) == 64 * 1024 and [m.id for m in whole] == [FROB]
+    assert longer == whole
