@@ -9,7 +9,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 ENTRY_ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*){1,2}$")
 ITEM_KEY_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 MAX_ENTRY_ID = 300
-MAX_DOMAIN = MAX_ENTRY_ID - 2  # what `domain/x` leaves of an id
+MAX_DOMAIN = 100  # the entry table's domain column
 
 
 def _check_entry_id(value: str) -> str:

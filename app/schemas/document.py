@@ -7,7 +7,7 @@ from typing import Literal
 import orjson
 from pydantic import AwareDatetime, Field, field_validator, model_validator
 
-from app.schemas.common import EntryId, ItemKey, Rate, RegexPattern, Str, Strict, Text
+from app.schemas.common import MAX_DOMAIN, EntryId, ItemKey, Rate, RegexPattern, Str, Strict, Text
 
 VersionStatus = Literal["active", "fixed", "unaffected", "unknown"]
 Outcome = Literal["worked", "failed", "partial"]
@@ -142,7 +142,7 @@ class EvidenceDoc(Strict):
 
 class EntryDoc(Strict):
     id: EntryId
-    domain: Str
+    domain: Str = Field(min_length=1, max_length=MAX_DOMAIN)
     category: Str = Field(min_length=1, max_length=100)
     title: Text
     summary: Text | None = None

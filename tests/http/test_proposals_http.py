@@ -504,3 +504,11 @@ def test_the_moderators_proposal_filter_takes_kinds_up_to_their_limit(site):
     assert site.get("/moderation", params={"kind": "a" * 20}).status_code == 200
     refused = site.get("/moderation", params={"kind": "a" * 21})
     assert refused.status_code == 422 and "kind" in soup(refused).select_one("main").get_text()
+
+
+def test_the_moderation_page_lists_the_100_oldest_pending_proposals(site):
+    change = {"kind": "text", "field": "summary", "lang": "zh"}
+    ids = [site.post(API, json={"change": {**change, "text": f"摘要 {n}"}}).json()["id"] for n in range(101)]
+    sign_in(site)
+    rows = soup(site.get("/moderation")).select("#proposals tbody tr")
+    assert [row.select_one("a").get_text() for row in rows] == [f"#{n}" for n in ids[:100]]

@@ -132,3 +132,16 @@ def test_a_shared_title_does_not_make_patterns_both_ways_conclusive():
     assert all(0 <= c.score <= 1 for c in ranked)
     assert SAME_WORDING in ranked[0].reasons and ranked[0].score > found.score
     assert ranked[1] == found
+
+
+def test_two_entries_alone_in_sharing_their_words_are_compared():
+    # No wording of theirs is the same once normalised, and the words they share no other
+    # entry uses: those words alone bring the pair to a moderator.
+    a = entry("demo/quux", "QuuxError: the frobnicator overheated while spinning the rotor")
+    b = entry("demo/quux-again", "QuuxError: the frobnicator overheated while spinning the rotor again")
+    others = [
+        entry(f"demo/{word}", f"{word} {verb}")
+        for word, verb in [("segment", "misaligned"), ("widget", "unplugged"), ("socket", "closed")]
+    ]
+    found = find_candidates([a, *others, b])
+    assert [(c.a, c.b) for c in found] == [("demo/quux", "demo/quux-again")]
