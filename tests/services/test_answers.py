@@ -21,7 +21,7 @@ PASTE = "FrobError: cannot frobnicate widget 42"
 
 
 @contextmanager
-def demo_session(settings, tmp_path, steps):
+def demo_session(settings, tmp_path, steps, why_reinstall_fails="The handle survives a reinstall."):
     """A read session over the demo entry whose first workaround's English steps are `steps`."""
     entry = yaml.safe_load((DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text())
     # A second dead end, less often a failure, listed first: the answer must still lead
@@ -31,7 +31,7 @@ def demo_session(settings, tmp_path, steps):
         {
             "id": "reinstall",
             "action": {"en": "Reinstall frob", "zh": "重新安装 frob"},
-            "why_fails": {"en": "The handle survives a reinstall.", "zh": "重新安装后句柄仍在。"},
+            "why_fails": {"en": why_reinstall_fails, "zh": "重新安装后句柄仍在。"},
             "fail_rate": 0.6,
         },
     )
@@ -66,6 +66,15 @@ def test_a_command_of_several_lines_is_shown_as_one_indented_block(session):
     text = answer_text(local_answer(session, LookupIndex(), PASTE, lang="en"))
     assert "   Try: Clear the widget cache (80% success" in text
     assert "       $ frob cache clear\n         frob restart\n" in text
+
+
+@pytest.mark.parametrize("length", [240, 241])
+def test_why_a_dead_end_fails_is_shown_up_to_240_characters(settings, tmp_path, length):
+    why = ("The handle survives a reinstall because it lives on disk. " * 5)[:length]
+    with demo_session(settings, tmp_path, "Run `frob restart`.", why) as session:
+        text = answer_text(local_answer(session, LookupIndex(), PASTE, lang="en"))
+    [shown] = [line.split("(60% fail): ", 1)[1] for line in text.splitlines() if "Reinstall frob" in line]
+    assert shown == (why if length <= 240 else why[:239] + "…") and len(shown) == min(length, 240)
 
 
 @pytest.mark.parametrize(("lines", "cut"), [(12, False), (13, True)])
