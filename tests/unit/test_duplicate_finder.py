@@ -145,3 +145,18 @@ def test_two_entries_alone_in_sharing_their_words_are_compared():
     ]
     found = find_candidates([a, *others, b])
     assert [(c.a, c.b) for c in found] == [("demo/quux", "demo/quux-again")]
+
+
+def test_the_same_wording_brings_two_entries_together_among_many_that_share_its_words():
+    # Forty others use every word of the pair (too many to compare them all by words); only
+    # the normalised wording, the same for the two, brings them together.
+    a = entry("demo/frob-a", "FrobError: cannot frobnicate widget 42")
+    b = entry("demo/frob-b", "FrobError: cannot frobnicate widget 7")
+    names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    others = [
+        entry(f"demo/frob-{x}-{y}", f"FrobError: cannot frobnicate widget {x} {y}")
+        for x in names
+        for y in names[:5]
+    ]
+    found = [c for c in find_candidates([a, *others, b]) if "demo/frob-a" in (c.a, c.b)]
+    assert [(c.a, c.b, c.conclusive) for c in found] == [("demo/frob-a", "demo/frob-b", True)]
