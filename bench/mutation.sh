@@ -2,7 +2,8 @@
 # Mutation testing with cosmic-ray over app/services, app/render, app/web and app/routers:
 # each mutant (a small change to the code: an operator, a constant, a comparison) is applied
 # to a copy of the checkout and the tests that run the changed line are run; a mutant the
-# tests do not notice "survives" and points at behaviour no test pins down.
+# tests do not notice "survives" and points at behaviour no test pins down. A failure counts
+# as a kill only if the same tests in the same order pass on the unmutated copy.
 #
 #   bash bench/mutation.sh                   # a stratified random sample of 100 mutants (~20 min)
 #   bash bench/mutation.sh --sample N        # N mutants (--seed S changes the draw; default 12)
@@ -63,8 +64,12 @@ for copy in tree pristine; do
   (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) \
     | tar -xf - -C "$work/$copy"
 done
-[[ -e "$ROOT/tests/browser/axe/node_modules" ]] &&
-  ln -sfn "$(realpath "$ROOT/tests/browser/axe/node_modules")" "$work/tree/tests/browser/axe/node_modules"
+# Both copies run tests: the pristine one confirms each failure (bench/mutation_test.py).
+if [[ -e "$ROOT/tests/browser/axe/node_modules" ]]; then
+  for copy in tree pristine; do
+    ln -sfn "$(realpath "$ROOT/tests/browser/axe/node_modules")" "$work/$copy/tests/browser/axe/node_modules"
+  done
+fi
 
 cat >"$work/mutation.toml" <<EOF
 [cosmic-ray]

@@ -116,11 +116,15 @@ def report(session: str, seconds: int) -> None:
         print(f"not scored (the mutant could not be run): {len(incompetent)}")
     errors = [item for item, result in survivors if MAP_ERROR in (result.output or "")]
     if errors:
-        print(f"counted as survived because the coverage map did not fit: {len(errors)}")
+        print(
+            "counted as survived because the coverage map did not fit or the tests fail"
+            f" without the mutant: {len(errors)}"
+        )
     for item, result in sorted(survivors, key=lambda pair: name_of(pair[0])):
         mutation = item.mutations[0]
         print(f"\n--- survived: {name_of(item)} (line {mutation.start_pos[0]})")
-        print((result.output or "").splitlines()[0] if result.output else "")
+        lines = (result.output or "").splitlines()
+        print("\n".join(lines[:1] + [line for line in lines[1:] if MAP_ERROR in line]))
         print(result.diff)
 
 

@@ -12,6 +12,11 @@ measures the processes tests start), up to CHILD_SECONDS of their time.
 A run longer than three times the tests' measured time plus a minute is stopped and counts
 as killed: the mutant made the code loop or hang, and a user would notice.
 
+A failure is confirmed before it counts: the tests up to the one that failed run again, in
+the same order, on the pristine tree. If they fail there too (a test that depends on what an
+earlier one left in a shared server, say), the failure is not the mutant's: the report lists
+it under the map-error marker, as survived, so the order dependence gets fixed.
+
     python bench/mutation_test.py PRISTINE MAP
 """
 
@@ -108,6 +113,25 @@ def collects(tests: list[str], pristine: Path) -> bool:
     return subprocess.run(command, cwd=pristine, env=env, capture_output=True).returncode == 0
 
 
+def first_failure(output: str) -> str | None:
+    """The node id of the test pytest's short summary (-rfE) names first as failed."""
+    for line in output.splitlines():
+        for marker in ("FAILED ", "ERROR "):
+            if line.startswith(marker):
+                return line[len(marker) :].split(" - ", 1)[0].strip()
+    return None
+
+
+def fails_without_the_mutant(tests: list[str], failed: str, pristine: Path) -> bool:
+    """Whether the tests up to `failed`, in the order the mutant's run took, fail unmutated."""
+    if failed not in tests:
+        return False
+    prefix = tests[: tests.index(failed) + 1]
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *prefix]
+    env = {**os.environ, "PYTHONPATH": str(pristine), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(command, cwd=pristine, env=env, capture_output=True).returncode != 0
+
+
 def main() -> int:
     try:
         return run_mutant(Path(sys.argv[1]), Path(sys.argv[2]))
@@ -124,22 +148,34 @@ def run_mutant(pristine: Path, map_path: Path) -> int:
     if not tests:
         return SURVIVED
     budget = 3 * sum(coverage_map["tests"][test]["seconds"] for test in tests) + 60
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
     process = subprocess.Popen(
-        command, start_new_session=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        command,
+        start_new_session=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
-        code = process.wait(timeout=budget)
+        output, _ = process.communicate(timeout=budget)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        process.communicate()
         print(f"killed: the tests ran past {budget:.0f} s")
         return KILLED
+    print(output)
+    code = process.returncode
     if code in (4, 5) and not collects(tests, pristine):
         # A node id the map names is gone: the map is stale, not the mutant caught. (Exit 4
         # is also what a mutant that breaks the import of conftest.py gets: that is a kill.)
         raise MapError(f"pytest could not find the tests (exit {code}); build the map again")
-    return SURVIVED if code == 0 else KILLED
+    if code == 0:
+        return SURVIVED
+    failed = first_failure(output)
+    if failed and fails_without_the_mutant(tests, failed, pristine):
+        raise MapError(f"{failed} fails without the mutant too, after the tests run before it")
+    return KILLED
 
 
 if __name__ == "__main__":
