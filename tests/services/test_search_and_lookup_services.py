@@ -1,5 +1,7 @@
 """Search and lookup as services: a session on a real SQLite file, no HTTP."""
 
+import sys
+import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -12,6 +14,7 @@ from app.db import make_engine, read_session, write_session
 from app.models import Entry, Pattern
 from app.services.entries.catalog import Filters, list_entries
 from app.services.lookup import index as lookup_index
+from app.services.lookup import rank
 from app.services.lookup.index import _REMEMBERED, LookupIndex
 from app.services.lookup.rank import lookup, remembered
 from app.services.merging.merge import merge
@@ -341,3 +344,58 @@ def test_lookup_reads_a_paste_up_to_64_kib_and_no_further(demo):
         longer = lookup(session, index, log + "\nGadgetConfigError: unexpected token at line 3")
     assert len(log) == 64 * 1024 and [m.id for m in whole] == [FROB]
     assert longer == whole
+
+
+def test_a_refresh_waits_for_a_ranking_that_is_reading_the_index(demo):
+    """Every write to an entry makes each process re-index it at its next lookup, while other
+    threads of the process may be ranking pastes against the same index. Here a ranking is
+    held still in the middle of the index's postings while another thread's refresh
+    re-indexes every entry: the refresh must wait for it, or the ranking reads postings that
+    change under it (Python stops it: "dictionary changed size during iteration")."""
+    paste = "FrobError: cannot frobnicate widget 42"
+    kept = LookupIndex()
+    with read_session(demo) as session:
+        expected = lookup(session, kept, paste)
+    assert expected
+    kept._results.clear()  # rank again, not answer from memory
+    held, go_on = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def hold_in_the_postings(frame, event, _):
+        # Held once the ranking's loop over a word's postings has taken its first entry.
+        in_postings = event == "line" and "entry_id" in frame.f_locals
+        if in_postings and frame.f_code.co_filename == rank.__file__ and not held.is_set():
+            held.set()
+            go_on.wait(timeout=5)
+        return hold_in_the_postings
+
+    def rank_held() -> None:
+        sys.settrace(hold_in_the_postings)
+        try:
+            with read_session(demo) as session:
+                assert lookup(session, kept, paste) == expected
+        except BaseException as error:  # noqa: BLE001 - any failure is the finding
+            failures.append(error)
+        finally:
+            sys.settrace(None)
+
+    def change_every_entry() -> None:
+        with write_session(demo) as session:
+            session.execute(update(Entry).values(changed=Entry.changed + 1_000_000))
+        with read_session(demo) as session:
+            kept.refresh(session)
+
+    ranking = threading.Thread(target=rank_held)
+    ranking.start()
+    assert held.wait(timeout=30), "the ranking never read a word's postings"
+    refreshing = threading.Thread(target=change_every_entry)
+    refreshing.start()
+    refreshing.join(timeout=1)
+    waited = refreshing.is_alive()
+    go_on.set()
+    ranking.join()
+    refreshing.join()
+    assert failures == []
+    assert waited
+    with read_session(demo) as session:
+        assert lookup(session, kept, paste) == expected == lookup(session, LookupIndex(), paste)

@@ -135,6 +135,12 @@ class LookupIndex:
             while len(self._results) > _REMEMBERED:
                 self._results.popitem(last=False)
 
+    def ranking(self) -> threading.Lock:
+        """Held while a lookup ranks against the index. A refresh changes postings in place
+        (copies would double the index's memory at every change), so it waits for the
+        rankings in flight, and they for it; rankings are bound by the interpreter's lock anyway."""
+        return self._lock
+
     def refresh(self, session: Session) -> None:
         """Index every entry created or changed since the last refresh (one query when none)."""
         latest = session.exec(select(func.max(Entry.changed))).one() or 0

@@ -193,7 +193,9 @@ def lookup(
     key = _result_key(index, text, limit, versions)
     found = index.recall(key)
     if found is None:
-        found = _titled(session, _rank(index, text[:MAX_TEXT], limit, versions))
+        with index.ranking():
+            ranked = _rank(index, text[:MAX_TEXT], limit, versions)
+        found = _titled(session, ranked)
         index.remember(key, found)
     return list(found)
 
@@ -240,20 +242,18 @@ def _rank(
     measured = [_measure(index.entries[i], rarity, query, strong_text) for i in _gather(index, query)]
     most_explained = max((m.explained for m in measured), default=0.0)
     scored: list[tuple[float, IndexedEntry]] = []
-    # Where a pattern could decide (it fits an entry of weaker coverage, and adds to its
-    # score), the score is only bounded until the pattern is run. Running one costs more than
-    # all the word arithmetic (at 100k entries a pattern is seldom compiled already), so
-    # they run best bound first, until no entry left could be among the results: the same
-    # results as running them all.
+    # A score is only bounded until the entry's patterns are run (a match fits an entry of
+    # weaker coverage, and adds to its score); below FITS_WITH_PATTERN nothing fits either
+    # way. Running a pattern costs more than all the word arithmetic (at 100k entries one is
+    # seldom compiled already), so they run best bound first, until no entry left could be
+    # among the results: the same results as running them all.
     pending: list[tuple[float, _Evidence, float]] = []  # (bound, evidence, version factor)
     for evidence in measured:
-        factor = _version_factor(evidence.entry, versions) if versions else 1.0
-        if evidence.coverage >= FITS_WITH_PATTERN and strong_text:
+        if evidence.coverage >= FITS_WITH_PATTERN:
+            factor = _version_factor(evidence.entry, versions) if versions else 1.0
             pending.append((_score(evidence, most_explained, True) * factor, evidence, factor))
-        elif (score := _score(evidence, most_explained, False)) is not None:
-            scored.append((score * factor, evidence.entry))
     pending.sort(key=lambda item: -item[0])
-    top = sorted(-score for score, _ in scored)[:limit]  # the best `limit` scores, negated, best first
+    top: list[float] = []  # the best `limit` scores so far, negated, best first
     for bound, evidence, factor in pending:
         best = -top[0] if top else 0.0
         if bound < MIN_SCORE or (
