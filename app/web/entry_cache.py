@@ -11,10 +11,11 @@ answering a revalidation (304) renders nothing.
 
 import gzip
 import hashlib
+import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from starlette.datastructures import Headers
 from starlette.requests import Request
@@ -87,6 +88,14 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
     return False
 
 
+def footprint(value: object) -> int:
+    """Bytes `value` takes with the tuples, lists, bytes, strings and numbers it holds."""
+    size = sys.getsizeof(value)
+    if isinstance(value, tuple | list):
+        size += sum(map(footprint, value))
+    return size
+
+
 def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
     return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
 
@@ -126,9 +135,11 @@ class Form:
             not_modified_headers=_raw(common),
         )
 
-    @property
+    @cached_property
     def size(self) -> int:
-        return len(self.body) + len(self.gzipped or b"") + 1024
+        """The bytes the form keeps alive: the bodies, every prepared header and the objects
+        that hold them (a page's headers alone take 3-5 KiB as bytes objects)."""
+        return sys.getsizeof(self) + sys.getsizeof(self.__dict__) + sum(map(footprint, vars(self).values()))
 
     async def send(self, scope: Scope, send: Send) -> None:
         """Answer the request in `scope`: 304 for a current copy, else gzipped or plain;
@@ -189,15 +200,22 @@ class FormCache:
                 self._forms.move_to_end(key)
             return form
 
+    @staticmethod
+    def cost(key: FormKey, form: Form) -> int:
+        """What keeping `form` under `key` takes: the form, the key, and the ordered dict's
+        slot and link for it (about 100 bytes)."""
+        return form.size + footprint(key) + 100
+
     def put(self, key: FormKey, form: Form) -> None:
-        if form.size > self.max_bytes:
+        cost = self.cost(key, form)
+        if cost > self.max_bytes:
             return
         with self._lock:
             previous = self._forms.pop(key, None)
             if previous is not None:
-                self._bytes -= previous.size
+                self._bytes -= self.cost(key, previous)
             self._forms[key] = form
-            self._bytes += form.size
+            self._bytes += cost
             while self._bytes > self.max_bytes:
-                _, evicted = self._forms.popitem(last=False)
-                self._bytes -= evicted.size
+                evicted_key, evicted = self._forms.popitem(last=False)
+                self._bytes -= self.cost(evicted_key, evicted)

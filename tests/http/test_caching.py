@@ -1,6 +1,8 @@
 """Entry reads through the cache: ETag and 304, Cache-Control, gzip, HEAD, invalidation, queries."""
 
+import gc
 import gzip
+import tracemalloc
 from contextlib import contextmanager
 
 import pytest
@@ -252,6 +254,32 @@ def test_the_entry_cache_keeps_within_its_byte_budget_and_evicts_the_least_recen
     for key, form in queue:
         cache.put(key, form)
     assert sum(held(form) for key, _ in forms if (form := cache.get(key))) <= budget
+
+
+def test_a_full_entry_cache_holds_no_more_memory_than_its_budget(shipped_client):
+    """The budget (ERRATA_ENTRY_CACHE_MB) is what the kept forms really take, measured by
+    the allocator: bodies, gzip, headers and the objects around them, not the bodies alone."""
+    pages = []
+    for entry in shipped_client.get("/api/v1/errors?limit=40").json()["data"]:
+        for path in (f"/errors/{entry['id']}", f"/zh/errors/{entry['id']}.md"):
+            page = shipped_client.get(path)
+            key = ("http", "testserver", "", path, b"")
+            pages.append((key, entry["id"], page.content, page.headers["content-type"]))
+    budget = 400_000
+    gc.collect()
+    tracemalloc.start()
+    try:
+        cache = FormCache(budget)
+        for key, entry_id, body, media_type in pages:
+            # A body of its own, as a rendered page has.
+            rendered = Response(bytes(bytearray(body)), media_type=media_type)
+            cache.put(key, Form.of(rendered, key, (entry_id,), (1, 1)))
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert 10 < len(cache) < len(pages)  # full: it had to let pages go
+    assert 0.85 * budget < held <= budget
 
 
 def test_search_results_are_kept_until_any_entry_changes(shipped_client):
