@@ -84,9 +84,9 @@ def dashboard(
         code = 200 if _admin_token(settings) else 403
         return _page(request, "moderation_login.html", lang, code, enabled=code == 200, wrong=False)
     with read_session(request.app.state.engine) as session:
-        proposals = queue.list_proposals(
-            session, status=status or None, entry_id=entry or None, kind=kind or None, limit=100
-        )
+        filters = {"status": status or None, "entry_id": entry or None, "kind": kind or None}
+        proposals = queue.list_proposals(session, **filters, limit=100)
+        proposals_total = queue.count_proposals(session, **filters)
         evidence = list_evidence(
             session, status=evidence_status or None, entry_id=entry or None, limit=50, offset=0
         )
@@ -97,6 +97,7 @@ def dashboard(
         lang,
         csrf=moderator.csrf,
         proposals=proposals,
+        proposals_total=proposals_total,
         evidence=evidence,
         log=log,
         filters={"status": status, "kind": kind, "entry": entry, "evidence_status": evidence_status},

@@ -510,5 +510,11 @@ def test_the_moderation_page_lists_the_100_oldest_pending_proposals(site):
     change = {"kind": "text", "field": "summary", "lang": "zh"}
     ids = [site.post(API, json={"change": {**change, "text": f"摘要 {n}"}}).json()["id"] for n in range(101)]
     sign_in(site)
-    rows = soup(site.get("/moderation")).select("#proposals tbody tr")
+    page = soup(site.get("/moderation"))
+    rows = page.select("#proposals tbody tr")
     assert [row.select_one("a").get_text() for row in rows] == [f"#{n}" for n in ids[:100]]
+    assert page.select_one("#proposals h2").get_text() == "Proposals (100 of 101)"
+    chinese = soup(site.get("/zh/moderation")).select_one("#proposals h2")
+    assert chinese.get_text() == "提议 (显示 100 条，共 101 条)"
+    filtered = soup(site.get("/moderation?status=accepted")).select_one("#proposals h2")
+    assert filtered.get_text() == "Proposals (0)"  # the count follows the filters

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import yaml
 from pydantic import ValidationError
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func
 from sqlmodel import Session, col, select
 
 from app.db import write_session
@@ -136,16 +136,27 @@ def list_proposals(
     limit: int = 50,
     offset: int = 0,
 ) -> list[ProposalView]:
-    query = select(Proposal)
+    query = _filtered(select(Proposal), status, entry_id, kind)
+    # The oldest pending proposal waits longest: first in the queue; decided ones newest first.
+    order = col(Proposal.id) if status == "pending" else col(Proposal.id).desc()
+    return [view_of(r) for r in session.exec(query.order_by(order).offset(offset).limit(limit))]
+
+
+def count_proposals(
+    session: Session, *, status: str | None = "pending", entry_id: str | None = None, kind: str | None = None
+) -> int:
+    """How many proposals `list_proposals` would list with no limit."""
+    return session.exec(_filtered(select(func.count()).select_from(Proposal), status, entry_id, kind)).one()
+
+
+def _filtered(query, status: str | None, entry_id: str | None, kind: str | None):
     if status:
         query = query.where(Proposal.status == status)
     if entry_id:
         query = query.where(Proposal.entry_id == entry_id)
     if kind:
         query = query.where(Proposal.kind == kind)
-    # The oldest pending proposal waits longest: first in the queue; decided ones newest first.
-    order = col(Proposal.id) if status == "pending" else col(Proposal.id).desc()
-    return [view_of(r) for r in session.exec(query.order_by(order).offset(offset).limit(limit))]
+    return query
 
 
 def proposed_document(session: Session, proposal_id: int) -> EntryDoc:
