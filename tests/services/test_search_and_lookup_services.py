@@ -399,3 +399,25 @@ def test_a_refresh_waits_for_a_ranking_that_is_reading_the_index(demo):
     assert waited
     with read_session(demo) as session:
         assert lookup(session, kept, paste) == expected == lookup(session, LookupIndex(), paste)
+
+
+def test_patterns_see_the_last_16_kib_of_the_pastes_lines_and_no_more(session):
+    """Running patterns is bounded: they see the paste's lines joined, their last 16 KiB.
+    Here the error's own line starts exactly 16 KiB from the end, then one character earlier:
+    its pattern confirms it (a higher score) only the first time."""
+    error = "FrobError: cannot frobnicate widget 42"
+
+    def paste(tail: int) -> str:  # `tail`: characters from the error's first to the end
+        lines, length = [error], len(error)
+        while length + 100 < tail:
+            lines.append("qqqq " * 19 + "qqqq")  # 99 characters that name nothing
+            length += 100
+        lines.append("q" * (tail - length - 1))
+        text = "\n".join(lines)
+        assert len(text) - text.index(error) == tail
+        return text
+
+    seen = lookup(session, LookupIndex(), paste(16 * 1024))
+    cut = lookup(session, LookupIndex(), paste(16 * 1024 + 1))
+    assert seen[0].id == cut[0].id == FROB
+    assert seen[0].score == pytest.approx(cut[0].score + 0.15 / 1.1, abs=1e-3)  # a pattern match adds 0.15
