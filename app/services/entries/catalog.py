@@ -81,9 +81,7 @@ def searched_entries(
     """A page of search results with no other filter: ranked and loaded a page at a time,
     rather than ranking every match to intersect it with filters."""
     found, total = matching_entries(session, query, limit=limit, offset=offset)
-    return [
-        summary(e).model_copy(update={"snippet": str(highlight(snippet))}) for e, _, snippet in found
-    ], total
+    return [summary(e).model_copy(update={"snippet": str(highlight(snippet))}) for e, snippet in found], total
 
 
 def domain_counts(session: Session) -> list[DomainCount]:

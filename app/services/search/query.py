@@ -23,7 +23,6 @@ class SearchHit:
     title: Text
     signature: str
     snippet: Markup
-    score: float
     fix_rate: float
     evidence_count: int
     url: str
@@ -61,14 +60,14 @@ def _matches(session: Session, query: str, *, limit: int, offset: int):
 
 def matching_entries(
     session: Session, query: str, *, limit: int = 20, offset: int = 0
-) -> tuple[list[tuple[Entry, float, str]], int]:
-    """One page of matches, best first, as (entry, bm25 score, raw snippet), and how many match:
-    only that page is loaded and given snippets."""
+) -> tuple[list[tuple[Entry, str]], int]:
+    """One page of matches, best first, as (entry, raw snippet), and how many match: only that
+    page is loaded and given snippets."""
     rows, total = _matches(session, query, limit=limit, offset=offset)
     if not rows:
         return [], total
     entries = {e.seq: e for e in session.exec(select(Entry).where(col(Entry.seq).in_([r[0] for r in rows])))}
-    return [(e, score, snippet) for seq, score, snippet in rows if (e := entries.get(seq)) is not None], total
+    return [(e, snippet) for seq, _, snippet in rows if (e := entries.get(seq)) is not None], total
 
 
 def search_entries(
@@ -83,12 +82,11 @@ def search_entries(
             title=Text(en=e.title_en, zh=e.title_zh),
             signature=e.signature,
             snippet=highlight(snippet),
-            score=round(-score, 4),
             fix_rate=e.fix_rate,
             evidence_count=e.evidence_count,
             url=entry_url(e.id),
         )
-        for e, score, snippet in found
+        for e, snippet in found
     ]
     return hits, total
 
