@@ -4,6 +4,8 @@ from app.services.merging.finder import (
     AUTO_MERGE_SCORE,
     PATTERNS_BOTH,
     SAME_WORDING,
+    SIMILAR_TITLE,
+    SIMILAR_WORDING,
     compare,
     find_candidates,
     normal_form,
@@ -79,6 +81,24 @@ def test_a_shared_title_lifts_alike_wordings_to_a_candidate():
     untitled = compare(entry("node/dev-port", first), entry("node/preview-port", second))
     assert titled is not None and not titled.conclusive
     assert untitled is None or untitled.score < titled.score
+
+
+def test_a_candidate_says_how_much_of_their_wordings_and_titles_two_entries_share():
+    found = compare(
+        entry(
+            "node/dev-port",
+            "Error: listen EADDRINUSE while starting the development server of the app",
+            title="Port in use",
+        ),
+        entry(
+            "node/preview-port",
+            "Error: listen EADDRINUSE while starting the preview server of the app",
+            title="Port in use",
+        ),
+    )
+    # 9 of the wordings' 11 words ("development", "preview" differ); the titles with their
+    # slugs' words, 3 of 5 ("dev", "preview").
+    assert found.reasons == (SIMILAR_WORDING % round(100 * 9 / 11), SIMILAR_TITLE % round(100 * 3 / 5))
 
 
 def test_alike_wordings_of_two_domains_never_merge_by_themselves():
