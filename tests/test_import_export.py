@@ -14,6 +14,7 @@ from app.migrate import upgrade
 from app.models import Entry, EntryRevision
 from app.schemas.api import EvidenceIn
 from app.services.evidence.reports import record_evidence
+from app.services.interchange.canon import canon_to_document
 from app.services.interchange.exporter import export_all
 from app.services.interchange.importer import import_paths
 from app.services.interchange.transfer import TargetNotEmpty, copy_database, table_counts
@@ -300,3 +301,17 @@ def test_whole_corpus_imports_idempotently_and_round_trips(settings, tmp_path, n
     upgrade(fresh)
     assert load(fresh, tmp_path / "export").created == 1922
     assert all_json(fresh) == before
+
+
+@pytest.mark.parametrize(
+    ("how", "shown"),
+    [
+        ("pip install widget==2.4.1", "```sh\npip install widget==2.4.1\n```"),  # a command's name
+        ("WIDGET_RENDERER=software widget", "```sh\nWIDGET_RENDERER=software widget\n```"),  # shell syntax
+        ("Restart the widget service", "Restart the widget service"),  # prose
+    ],
+)
+def test_a_canon_workaround_that_names_a_command_or_reads_as_shell_is_a_code_block(how, shown):
+    canon = json.loads((CANON_VALID / "tooling" / "widget-crash" / "widget2-linux.json").read_text())
+    canon["workarounds"] = [{**canon["workarounds"][0], "how": how}]
+    assert canon_to_document(canon).workarounds[0].steps.en == shown
