@@ -4,10 +4,11 @@ import json
 from datetime import date
 
 import pytest
+import yaml
 from bs4 import BeautifulSoup
 from markdown_it import MarkdownIt
 
-from tests.conftest import SEED_ID
+from tests.conftest import DEMO_ENTRIES, SEED_ID, load
 
 SECOND_VLLM = "llm/vllm-no-available-memory-for-cache-blocks"
 
@@ -431,3 +432,25 @@ def test_pages_name_their_other_language_and_error_pages_do_not(reader):
     missing = reader.get("/errors/no/such-entry")
     assert missing.status_code == 404
     assert not soup(missing).select("link[rel=canonical], link[rel=alternate][hreflang]")
+
+
+def test_the_markdown_gives_a_dead_ends_condition_only_where_it_has_one(settings, client, tmp_path):
+    doc = yaml.safe_load((DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text())
+    doc["dead_ends"].append(
+        {
+            "id": "reinstall",
+            "action": {"en": "Reinstall frob", "zh": "重装 frob"},
+            "why_fails": {"en": "The handle outlives the package.", "zh": "句柄比软件包活得久。"},
+            "condition": {"en": "After a crash.", "zh": "崩溃之后。"},
+            "fail_rate": 0.7,
+        }
+    )
+    (tmp_path / "full-bilingual.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True))
+    assert load(settings, tmp_path / "full-bilingual.yaml").created == 1
+    for lang, path, when in (("en", "", "When"), ("zh", "/zh", "适用情形")):
+        markdown = client.get(f"{path}/errors/demo/full-bilingual.md").text
+        reboot = doc["dead_ends"][0]["action"][lang]
+        [dead_ends] = [part for part in markdown.split("\n## ") if f"### 1. {reboot} (" in part]
+        reboot, reinstall = dead_ends.split("### 2. ")
+        assert when not in reboot, lang
+        assert f"**{when}:** " + doc["dead_ends"][1]["condition"][lang] in reinstall, lang
