@@ -103,6 +103,12 @@ def rate_basis(reports: int, lang: str) -> str:
     return t.ngettext("from %(n)d report", "from %(n)d reports", reports) % {"n": reports}
 
 
+def with_basis(rate: str, reports: int, lang: str) -> str:
+    """A rate and what it rests on, as one phrase: "80% success, from 3 reports"."""
+    phrase = translations(lang).gettext("%(rate)s, %(basis)s")
+    return phrase % {"rate": rate, "basis": rate_basis(reports, lang)}
+
+
 def verification_label(record, lang: str) -> str:
     """How one wording was checked (a VerificationDoc), as a sentence; the command or link goes beside it."""
     gettext = translations(lang).gettext

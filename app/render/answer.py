@@ -1,6 +1,6 @@
 """An Answer (matches for a paste) as terminal text or Markdown, in the reader's language."""
 
-from app.i18n import percent, rate_basis, translations
+from app.i18n import percent, rate_basis, translations, with_basis
 from app.render.export_md import fence
 from app.services.answers.build import Answer, AnswerMatch
 
@@ -22,7 +22,7 @@ def _lines(match: AnswerMatch, lang: str, markdown: bool) -> list[str]:
     if best is not None:
         rate = _("%(rate)s success") % {"rate": percent(best.success_rate, lang)}
         label = _("Try:")
-        out.append(f"{_labelled(label)}{best.title} ({rate}, {rate_basis(best.reports, lang)})")
+        out.append(f"{_labelled(label)}{best.title} ({with_basis(rate, best.reports, lang)})")
         if best.command:
             out.append(fence(best.command, "sh") if markdown else _indent(best.command, "    $ "))
     avoid = _("Avoid:")

@@ -13,6 +13,7 @@ from app.i18n import (
     status_label,
     translations,
     verification_label,
+    with_basis,
 )
 from app.schemas.common import Text
 from app.schemas.views import EntryView
@@ -149,7 +150,7 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         out += [f"## {label['Workarounds']}", ""]
         for n, w in enumerate(view.workarounds, 1):
             rate = _("%(rate)s success") % {"rate": percent(w.success_rate, lang)}
-            rate += ", " + rate_basis(w.reports.total, lang)
+            rate = with_basis(rate, w.reports.total, lang)
             out += [f"### {n}. {line(w.title)} ({rate})", ""]
             if w.steps:
                 out += [pick(w.steps), ""]
@@ -162,7 +163,7 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         out += [f"## {label['Dead ends']}", "", _("Common approaches that don't work:"), ""]
         for n, d in enumerate(view.dead_ends, 1):
             verdict = _("%(rate)s fail") if d.verdict == "dead_end" else _("%(rate)s fail: unreliable")
-            rate = verdict % {"rate": percent(d.fail_rate, lang)} + ", " + rate_basis(d.reports.total, lang)
+            rate = with_basis(verdict % {"rate": percent(d.fail_rate, lang)}, d.reports.total, lang)
             out += [f"### {n}. {line(d.action)} ({rate})", "", pick(d.why_fails), ""]
             if d.condition:
                 out += [f"**{label['When']}:** {line(d.condition)}", ""]
@@ -193,7 +194,7 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         for part in view.merged:
             name = _("Environment %(env)s") % {"env": part.environment} if part.environment else part.id
             rate = _("fix rate %(rate)s") % {"rate": percent(part.fix_rate, lang)}
-            out += [f"### {name} (`{part.id}`, {rate}, {rate_basis(part.evidence_count, lang)})", ""]
+            out += [f"### {name} (`{part.id}`, {with_basis(rate, part.evidence_count, lang)})", ""]
             out += [fence(part.signature), ""]
             out += [
                 f"- {v.component} `{v.version or '*'}`: {status_label(v.status, lang)}" for v in part.versions

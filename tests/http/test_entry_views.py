@@ -434,7 +434,9 @@ def test_pages_name_their_other_language_and_error_pages_do_not(reader):
     assert not soup(missing).select("link[rel=canonical], link[rel=alternate][hreflang]")
 
 
-def test_the_markdown_gives_a_dead_ends_condition_only_where_it_has_one(settings, client, tmp_path):
+def test_the_markdown_gives_a_dead_ends_verdict_and_its_condition_only_where_it_has_one(
+    settings, client, tmp_path
+):
     doc = yaml.safe_load((DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text())
     doc["dead_ends"].append(
         {
@@ -442,15 +444,22 @@ def test_the_markdown_gives_a_dead_ends_condition_only_where_it_has_one(settings
             "action": {"en": "Reinstall frob", "zh": "重装 frob"},
             "why_fails": {"en": "The handle outlives the package.", "zh": "句柄比软件包活得久。"},
             "condition": {"en": "After a crash.", "zh": "崩溃之后。"},
-            "fail_rate": 0.7,
+            "fail_rate": 0.4,  # fails less often than not: unreliable, not a dead end
         }
     )
     (tmp_path / "full-bilingual.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True))
     assert load(settings, tmp_path / "full-bilingual.yaml").created == 1
-    for lang, path, when in (("en", "", "When"), ("zh", "/zh", "适用情形")):
+    labels = {
+        "en": ("When", "90% fail, ", "40% fail: unreliable, "),
+        "zh": ("适用情形", "90% 失败，", "40% 失败：不可靠，"),
+    }
+    for lang, path in (("en", ""), ("zh", "/zh")):
+        when, dead_end, unreliable = labels[lang]
         markdown = client.get(f"{path}/errors/demo/full-bilingual.md").text
         reboot = doc["dead_ends"][0]["action"][lang]
         [dead_ends] = [part for part in markdown.split("\n## ") if f"### 1. {reboot} (" in part]
         reboot, reinstall = dead_ends.split("### 2. ")
+        assert f"### 1. {doc['dead_ends'][0]['action'][lang]} ({dead_end}" in reboot, lang
+        assert reinstall.startswith(f"{doc['dead_ends'][1]['action'][lang]} ({unreliable}"), lang
         assert when not in reboot, lang
         assert f"**{when}:** " + doc["dead_ends"][1]["condition"][lang] in reinstall, lang
