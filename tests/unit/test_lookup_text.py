@@ -57,6 +57,15 @@ def test_tokens_split_identifiers_and_mark_quoted_names():
 
 def test_regex_words_and_alternatives():
     assert regex_words(r"ERROR:\s+deadlock detected").split() == ["ERROR:", "deadlock", "detected"]
+    # An escaped character is the character itself; a class escape (\d, \s) is no word.
+    assert regex_words(r"torch\.cuda\.OutOfMemoryError: CUDA out of memory\. Tried \d+").split() == [
+        "torch.cuda.OutOfMemoryError:",
+        "CUDA",
+        "out",
+        "of",
+        "memory.",
+        "Tried",
+    ]
     assert alternatives("(dns.*resolver.*failed|name resolution.*failed)") == [
         "dns.*resolver.*failed",
         "name resolution.*failed",
