@@ -272,11 +272,17 @@ def test_edit_then_accept_takes_the_moderators_document(shipped_engine):
     assert any(w.title.en == "Lower --max-num-seqs" for w in after.workarounds)
     assert after.history.last_change.summary == "edited by a moderator"
     view2 = propose(shipped_engine, {"kind": "pattern", "pattern": "KV cache"})
-    for bad, loc in (("id: llm/other\n", ("document", "id")), ("- not a mapping", ("document",))):
+    # Two fields wrong: the first of them is named.
+    two_wrong = document.replace("domain: llm\n", "domain: ''\n").replace(
+        "category: resource_error\n", "category: ''\n"
+    )
+    for bad, loc in (
+        (document.replace(f"id: {SEED_ID}\n", "id: llm/other\n"), ("document", "id")),
+        (document.replace(f"id: {SEED_ID}\n", "- not a mapping"), ("document",)),
+        (two_wrong, ("document", "domain")),
+    ):
         with pytest.raises(ProposalInvalid) as caught:
-            queue.accept_proposal(
-                shipped_engine, view2.id, document=document.replace(f"id: {SEED_ID}\n", bad)
-            )
+            queue.accept_proposal(shipped_engine, view2.id, document=bad)
         assert caught.value.loc[: len(loc)] == loc
     with read_session(shipped_engine) as session:
         assert queue.get_proposal(session, view2.id).status == "pending"

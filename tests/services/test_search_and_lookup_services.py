@@ -15,7 +15,7 @@ from app.models import Entry, Pattern
 from app.services.entries.catalog import Filters, list_entries
 from app.services.lookup import index as lookup_index
 from app.services.lookup import rank
-from app.services.lookup.index import _REMEMBERED, LookupIndex
+from app.services.lookup.index import _REMEMBERED, PATTERN, SIGNATURE, TITLE, LookupIndex, field_weights
 from app.services.lookup.rank import lookup, remembered
 from app.services.merging.merge import merge
 from app.services.search.index import reindex_all
@@ -421,3 +421,19 @@ def test_patterns_see_the_last_16_kib_of_the_pastes_lines_and_no_more(session):
     cut = lookup(session, LookupIndex(), paste(16 * 1024 + 1))
     assert seen[0].id == cut[0].id == FROB
     assert seen[0].score == pytest.approx(cut[0].score + 0.15 / 1.1, abs=1e-3)  # a pattern match adds 0.15
+
+
+def test_an_entrys_word_weighs_as_much_as_the_strongest_wording_that_holds_it():
+    """The signature's words count most, then a pattern's, then the title's alone."""
+    phrasings = (
+        (TITLE, ("frobnication", "widget")),
+        (PATTERN, ("froberror", "process")),
+        (SIGNATURE, ("froberror", "widget")),
+    )
+    assert field_weights(phrasings) == {
+        "frobnication": TITLE,
+        "widget": SIGNATURE,
+        "froberror": SIGNATURE,
+        "process": PATTERN,
+    }
+    assert SIGNATURE > PATTERN > TITLE > 0
