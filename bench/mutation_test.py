@@ -9,6 +9,11 @@ default, a decorator, a field of a model) gets every test of the test files that
 line of its file. Then come the test files whose servers or commands ran the line (the map
 measures the processes tests start), up to CHILD_SECONDS of their time.
 
+A mutant those tests do not catch gets the rest of their files too, in the suite's own order,
+up to WIDER_SECONDS of their time: a test may read what an earlier test of its module left
+behind (a page rendered once and served from the entry cache after), and the map then
+credits the line to the earlier test alone.
+
 A run longer than three times the tests' measured time plus a minute is stopped and counts
 as killed: the mutant made the code loop or hang, and a user would notice.
 
@@ -33,6 +38,7 @@ from mutation_map import PACKAGES, statement_starts  # noqa: E402
 
 KILLED, SURVIVED = 1, 0
 CHILD_SECONDS = 300
+WIDER_SECONDS = 900
 
 
 class MapError(Exception):
@@ -106,6 +112,14 @@ def _by_file(contexts: set[str], timing: dict) -> dict[str, list[str]]:
     return {file: by_file[file] for file in files}
 
 
+def file_mates(tests: list[str], timing: dict) -> list[str]:
+    """Every test of the files `tests` come from that passed on the pristine tree, in the order
+    the map ran them (the suite's own), or [] when they take more than WIDER_SECONDS."""
+    files = {test.split("::")[0] for test in tests}
+    mates = [test for test, entry in timing.items() if entry["passed"] and test.split("::")[0] in files]
+    return mates if sum(timing[test]["seconds"] for test in mates) <= WIDER_SECONDS else []
+
+
 def collects(tests: list[str], pristine: Path) -> bool:
     """Whether the unmutated tree has these tests."""
     command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *tests]
@@ -147,6 +161,17 @@ def run_mutant(pristine: Path, map_path: Path) -> int:
     print(f"mutant in {name}:{','.join(map(str, sorted(lines)))}; {len(tests)} tests run it")
     if not tests:
         return SURVIVED
+    verdict = run_tests(tests, pristine, coverage_map)
+    if verdict == SURVIVED:
+        wider = file_mates(tests, coverage_map["tests"])
+        if len(wider) > len(set(tests)):
+            print(f"not caught; the {len(wider)} tests of their files, in the suite's order")
+            verdict = run_tests(wider, pristine, coverage_map)
+    return verdict
+
+
+def run_tests(tests: list[str], pristine: Path, coverage_map: dict) -> int:
+    """KILLED or SURVIVED by `tests`, run in this order on the mutated copy."""
     budget = 3 * sum(coverage_map["tests"][test]["seconds"] for test in tests) + 60
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
     process = subprocess.Popen(
