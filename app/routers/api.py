@@ -20,7 +20,6 @@ router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
 @router.get("/errors", response_model=EntryPage)
-@router.head("/errors", include_in_schema=False)
 def list_errors(
     request: Request,
     session: SessionDep,
@@ -55,7 +54,6 @@ def list_errors(
     response_model=EntryView,
     responses={301: {"description": "Merged"}, 404: {"description": "No such entry"}},
 )
-@router.head("/errors/{entry_id:path}", include_in_schema=False)
 def get_error(entry_id: str, request: Request, session: SessionDep):
     found = locate(session, entry_id)
     if found.id != entry_id:

@@ -27,7 +27,6 @@ _FORMATS_DOC = {
 
 
 @router.get("/errors/{entry_path:path}", responses=_FORMATS_DOC, response_model=None)
-@router.head("/errors/{entry_path:path}", include_in_schema=False)
 def entry_page(entry_path: str, request: Request, session: SessionDep, lang: LangDep):
     entry_id, fmt = split_format(entry_path)
     found = locate(session, entry_id)

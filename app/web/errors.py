@@ -1,4 +1,4 @@
-"""Errors in the dialect of the path: JSON on API and .json paths, Markdown on .md, HTML elsewhere."""
+"""Errors in the dialect of the path: JSON on API, MCP and .json paths, Markdown on .md, HTML elsewhere."""
 
 from http import HTTPStatus
 
@@ -12,12 +12,13 @@ from app import backends
 from app.i18n import lang_of_path, translations
 from app.render.formats import MARKDOWN, json_response
 from app.services.errors import DomainError
+from app.web.head import allowed_methods
 from app.web.templating import render_page
 
 
 def _wants_json(request: Request) -> bool:
     path = request.url.path
-    return path.startswith("/api/") or path.endswith(".json") or path in ("/healthz", "/openapi.json")
+    return path.startswith("/api/") or path.endswith(".json") or path in ("/healthz", "/openapi.json", "/mcp")
 
 
 def error_response(request: Request, status: int, detail, headers: dict | None = None) -> Response:
@@ -79,7 +80,11 @@ def install(app: FastAPI) -> None:
             # Starlette's English reason phrase: said in the page's language instead.
             gettext = translations(lang_of_path(request.url.path)).gettext
             detail = _phrases(gettext).get(exc.status_code, detail)
-        return error_response(request, exc.status_code, detail, getattr(exc, "headers", None))
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            # Starlette names the methods of the first route at the path only.
+            headers = {**(headers or {}), "Allow": allowed_methods(request.app.router.routes, request.scope)}
+        return error_response(request, exc.status_code, detail, headers)
 
     @app.exception_handler(OperationalError)
     async def _busy(request: Request, exc: OperationalError):

@@ -10,6 +10,8 @@
   Content-Length, chunked, `Expect: 100-continue`), before any route parses them.
 - No route takes files: multipart bodies are 415; JSON API bodies must say
   `application/json` (415), which a cross-site page cannot send without a CORS preflight.
+  Bodies come as sent (`Content-Encoding` other than identity is 415): a compressed body
+  would pass the size limit and the checks as bytes no route can read.
 - A form post from another site (Sec-Fetch-Site, else Origin) is refused with 403.
 """
 
@@ -191,6 +193,8 @@ class InputGuardMiddleware:
             raise Refusal(413, "body", str(limit))
         if is_cross_site(headers, self.settings):
             raise Refusal(403, "origin", "cross-site")
+        if headers.get(b"content-encoding", b"identity").strip().lower() not in (b"identity", b""):
+            raise Refusal(415, "content-encoding", "compressed bodies are not accepted")
         try:
             body = await _read_body(receive, limit)
         except _TooLarge:

@@ -1,6 +1,8 @@
 """Hostile input through the real app: every class is refused or cleaned where it enters,
 never a 5xx, never internal detail in the answer."""
 
+import gzip
+
 import pytest
 from bs4 import BeautifulSoup
 
@@ -163,6 +165,50 @@ def test_head_on_a_static_file(reader):
     )
     head = reader.head(css)
     assert head.status_code == 200 and head.content == b"" and int(head.headers["content-length"]) > 100
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow"),
+    [
+        ("PUT", "/", "GET, HEAD"),
+        ("DELETE", f"/errors/{SEED_ID}", "GET, HEAD"),
+        ("OPTIONS", f"/zh/errors/{SEED_ID}.json", "GET, HEAD"),
+        ("PATCH", f"/api/v1/errors/{SEED_ID}", "GET, HEAD"),
+        ("PUT", "/api/v1/errors", "GET, HEAD"),
+        ("GET", "/api/v1/lookup", "POST"),
+        ("PUT", "/lookup", "GET, HEAD, POST"),  # the results page, and the paste box posting to it
+        ("DELETE", "/zh/lookup", "GET, HEAD, POST"),
+    ],
+)
+def test_a_refused_method_is_told_every_method_the_address_takes(reader, method, path, allow):
+    refused = safe(reader.request(method, path), 405)
+    assert refused.headers["allow"] == allow
+    for named in allow.split(", "):
+        assert reader.request(named, path).status_code != 405, named
+
+
+def test_a_compressed_body_is_refused_as_it_was_sent(reader):
+    """A gzip body would pass the size limit and every check as bytes no route reads."""
+    paste = b'{"text": "torch.OutOfMemoryError: CUDA out of memory."}'
+    json_headers = {"content-type": "application/json"}
+    refused = reader.post(
+        "/api/v1/lookup", content=gzip.compress(paste), headers={**json_headers, "content-encoding": "gzip"}
+    )
+    assert safe(refused, 415).json()["detail"] == "That kind of content is not accepted here"
+    form = {"content-type": "application/x-www-form-urlencoded", "content-encoding": "br"}
+    page = safe(reader.post("/zh/lookup", content=b"text=x", headers=form), 415)
+    assert page.headers["content-type"].startswith("text/html") and "不接受" in page.text
+    plain = reader.post(
+        "/api/v1/lookup", content=paste, headers={**json_headers, "content-encoding": "identity"}
+    )
+    assert safe(plain, 200).json()["matches"]
+
+
+def test_a_malformed_mcp_message_is_answered_in_json(reader):
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    malformed = safe(reader.post("/mcp", content=b'{"jsonrpc": "2.0", "id": 1,', headers=headers), 422)
+    assert malformed.headers["content-type"].startswith("application/json")
+    assert field_of(malformed) == ["body"]
 
 
 CROSS_SITE = [
