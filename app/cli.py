@@ -158,7 +158,9 @@ def _merge_command(action) -> None:
         raise click.ClickException(str(exc)) from None
     click.echo(f"{result.action}: {result.from_} -> {result.into}")
     for alias in result.repointed:
-        click.echo(f"  alias {alias} now points to {result.into}")
+        click.echo(
+            f"  alias {alias} now points to {result.into if result.action == 'merge' else result.from_}"
+        )
 
 
 @main.command("merge")

@@ -53,6 +53,22 @@ def test_export_db_upgrade_and_backup(tmp_path):
     assert reindexed.returncode == 0 and "3 entries indexed" in reindexed.stdout
 
 
+def test_merge_and_unmerge_say_where_every_alias_went(new_database):
+    db = new_database()
+    assert run("import", str(DEMO_ENTRIES), str(CANON_VALID), db=db).returncode == 0
+    full, missing, widget = "demo/full-bilingual", "demo/zh-missing", "tooling/widget-crash/widget2-linux"
+    assert run("merge", missing, full, db=db).stdout == f"merge: {missing} -> {full}\n"
+    along = run("merge", full, widget, "--reason", "same crash", db=db)
+    assert along.stdout == f"merge: {full} -> {widget}\n  alias {missing} now points to {widget}\n"
+    back = run("unmerge", full, db=db)
+    assert back.stdout == f"unmerge: {full} -> {widget}\n  alias {missing} now points to {full}\n"
+    refused = run("unmerge", full, db=db)
+    assert (
+        refused.returncode == 1
+        and refused.stderr == f"Error: from: {full} is not merged into another entry\n"
+    )
+
+
 def test_help_lists_every_command(tmp_path):
     text = run("--help", db=tmp_path / "x.db").stdout
     for command in ("serve", "import", "export", "db", "backup", "reindex"):

@@ -127,7 +127,9 @@ class MergeOut(BaseModel):
     action: str
     from_: str = Field(serialization_alias="from")
     into: str
-    repointed: list[str] = Field(description="Aliases of `from` that now point to `into`")
+    repointed: list[str] = Field(
+        description="Aliases that moved with `from`: to `into` (merge), or back to `from` (unmerge)"
+    )
     touched: list[str] = Field(description="Every entry whose revision the merge bumped")
 
 

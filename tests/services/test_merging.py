@@ -162,6 +162,30 @@ def test_merges_never_chain_nor_loop(base):
         ]
 
 
+def _pointers(engine) -> dict[str, str | None]:
+    with Session(engine) as session:
+        return {e.id: e.canonical_id for e in session.exec(select(Entry))}
+
+
+def test_unmerging_an_entry_takes_back_the_aliases_that_were_merged_into_it(base):
+    _merge(base, MISSING, FULL)  # judged a duplicate of FULL
+    _merge(base, CJK, WIDGET)  # judged a duplicate of WIDGET
+    assert sorted(_merge(base, FULL, WIDGET).repointed) == [MISSING]  # moved along
+    _report(base, MISSING, "worked")
+    result = _unmerge(base, FULL)
+    assert result.repointed == [MISSING] and MISSING in result.touched
+    assert _pointers(base) == {FULL: None, MISSING: FULL, CJK: WIDGET, WIDGET: None}
+    with Session(base) as session:
+        assert locate(session, MISSING).id == FULL
+        assert get_entry(session, FULL).evidence_count == 1  # its alias's report came back with it
+    # An alias merged again of its own, into the entry it is under, stays there.
+    _merge(base, FULL, WIDGET)
+    _unmerge(base, MISSING)
+    _merge(base, MISSING, WIDGET)
+    assert _unmerge(base, FULL).repointed == []
+    assert _pointers(base) == {FULL: None, MISSING: WIDGET, CJK: WIDGET, WIDGET: None}
+
+
 def test_bad_ids_and_undoing_what_was_not_done_are_refused(base):
     with pytest.raises(EntryNotFound):
         _merge(base, "demo/nothing", FULL)

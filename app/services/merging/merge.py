@@ -4,13 +4,14 @@ The merged entry becomes an alias: it keeps its own rows (content, patterns, evi
 an unmerge gives it back whole, and its canonical entry shows, searches and looks up as
 all of them (app.services.entries.read, search.index, lookup.index) with figures from the
 evidence of all. Merges never chain: an alias's canonical is always an entry that is no
-alias, and merging an entry that has aliases moves them along.
+alias, and merging an entry that has aliases moves them along; unmerging it takes back
+those that were merged into it (the log says which), since they were judged its duplicates.
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from app import backends
 from app.models import Entry, ModerationAction
@@ -109,8 +110,24 @@ def unmerge(
             other=into_id,
         )
     canonical = alias.canonical_id
-    touched = regroup(session, {alias.id: None}, now=now, summary=f"unmerged {alias.id} from {canonical}")
+    returning = _merged_into(session, alias.id, canonical)
+    changes = {alias.id: None, **dict.fromkeys(returning, alias.id)}
+    touched = regroup(session, changes, now=now, summary=f"unmerged {alias.id} from {canonical}")
     session.add(
         ModerationAction(action="unmerge", entry_id=alias.id, target_id=canonical, reason=reason, at=now)
     )
-    return MergeResult("unmerge", alias.id, canonical, [], touched)
+    return MergeResult("unmerge", alias.id, canonical, returning, touched)
+
+
+def _merged_into(session: Session, entry_id: str, canonical: str) -> list[str]:
+    """The other aliases of `canonical` whose latest merge was into `entry_id`: they moved along
+    when it was merged (a merge into an alias is logged with the canonical it went to)."""
+    others = [other for other in alias_ids(session, canonical) if other != entry_id]
+    latest: dict[str, str | None] = {}
+    for merged, target in session.exec(
+        select(ModerationAction.entry_id, ModerationAction.target_id)
+        .where(ModerationAction.action == "merge", col(ModerationAction.entry_id).in_(others))
+        .order_by(col(ModerationAction.id))
+    ):
+        latest[merged] = target
+    return [other for other in others if latest.get(other) == entry_id]
