@@ -10,13 +10,15 @@ from xml.etree import ElementTree as ET
 
 import pytest
 from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.db import make_engine
+from app.main import create_app
 from app.services.opendata import dump
 from app.services.opendata.dump import dump_folder
 from app.services.opendata.sources import known_sources
-from tests.conftest import CANON_VALID, SEED_ID, load
+from tests.conftest import CANON_VALID, SEED_ID, load, make_settings
 
 DUMP = "/dumps/errata.ndjson.gz"
 
@@ -96,6 +98,18 @@ def test_two_database_servers_never_share_a_dump_folder():
         dump_folder(Settings(database_url=f"postgresql://errata@db.example/{name}")) for name in ("a", "b")
     )
     assert one.parent == Path(tempfile.gettempdir()) / "errata-dumps" and one != other
+
+
+def test_the_dump_is_kept_in_the_folder_the_configuration_names(shipped_database, tmp_path):
+    chosen = tmp_path / "dumps-here"
+    settings = make_settings(shipped_database, dump_dir=chosen)
+    assert dump_folder(settings) == chosen
+    with TestClient(create_app(settings)) as client:
+        served = client.get(DUMP)
+    assert served.status_code == 200
+    [kept] = chosen.glob("errata-*.ndjson.gz")
+    assert kept.read_bytes() == served.content
+    assert not list(dump_folder(make_settings(shipped_database)).glob("errata-*"))  # nothing in the default
 
 
 def test_a_fresh_dump_is_served_while_reports_come_in(shipped_client):

@@ -188,6 +188,40 @@ def test_paste_with_no_match_leads_to_a_scrubbed_new_entry_form(site):
     assert proposal["kind"] == "new_entry" and "zed" not in proposal["change"]["paste"]
 
 
+def test_a_new_entry_proposed_from_the_form_brings_its_first_workaround(site):
+    form = {
+        "kind": "new_entry",
+        "domain": "demo",
+        "title_en": "Sprocket will not spin",
+        "signature": "SprocketError: spindle 3 is seized",
+        "patterns": "SprocketError: spindle \\d+ is seized",
+        "workaround_title_en": "Oil the spindle",
+        "workaround_title_zh": "给主轴上油",
+        "workaround_steps_en": "Run `sprocket oil --spindle 3`.",
+    }
+    response = site.post("/zh/proposals", data=form)
+    assert response.status_code == 303
+    proposal = site.get(f"/api/v1{response.headers['location'].split('?')[0].removeprefix('/zh')}").json()
+    assert proposal["change"]["workaround"] == {
+        "kind": "workaround",
+        "title": {"en": "Oil the spindle", "zh": "给主轴上油"},
+        "steps": {"en": "Run `sprocket oil --spindle 3`.", "zh": None},
+        "condition": None,
+    }
+    accepted = site.post(f"/api/v1/moderation/proposals/{proposal['id']}/accept", headers=AUTH)
+    created = site.get(f"/errors/{accepted.json()['entry_id']}.json").json()
+    [workaround] = created["workarounds"]
+    assert workaround["title"] == {"en": "Oil the spindle", "zh": "给主轴上油"}
+    assert workaround["steps"]["en"] == "Run `sprocket oil --spindle 3`."
+    # Without a title the steps alone are no workaround: the form leaves it out.
+    untitled = {**form, "title_en": "Sprocket is stuck", "workaround_title_en": "", "workaround_title_zh": ""}
+    again = site.post("/proposals", data={**untitled, "signature": "SprocketError: spindle 4 is seized"})
+    assert again.status_code == 303
+    assert (
+        site.get(f"/api/v1{again.headers['location'].split('?')[0]}").json()["change"]["workaround"] is None
+    )
+
+
 def test_moderator_signs_in_once_with_a_safe_cookie(site):
     assert "token" in site.get("/moderation").text
     assert site.post("/moderation/login", data={"token": "wrong"}).status_code == 403

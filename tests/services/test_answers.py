@@ -145,3 +145,21 @@ def test_a_remote_errata_that_is_down_or_behind_a_failing_proxy_is_named_with_th
         proxy.server_close()
     # The first 200 characters of the page say enough; the rest would bury the message.
     assert str(failed.value).endswith(f"/api/v1/lookup answered 502: {_BadGateway.page[:200].decode()}")
+
+
+def test_an_entry_with_no_workaround_yet_is_answered_with_what_to_avoid_and_nothing_to_try(
+    settings, tmp_path
+):
+    entry = yaml.safe_load((DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text())
+    entry["workarounds"] = []
+    source = tmp_path / "entry.yaml"
+    source.write_text(yaml.safe_dump(entry, allow_unicode=True))
+    assert load(settings, source).failed == 0
+    engine = make_engine(settings)
+    with read_session(engine) as session:
+        found = local_answer(session, LookupIndex(), PASTE, lang="en")
+    engine.dispose()
+    [match] = found.matches
+    assert match.best_workaround is None and match.dead_ends
+    text = answer_text(found)
+    assert "Try:" not in text and "Avoid: Reboot the machine (90% fail)" in text

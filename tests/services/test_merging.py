@@ -3,6 +3,7 @@
 from datetime import UTC, datetime
 
 import pytest
+import yaml
 from sqlmodel import Session, select
 
 from app.db import make_engine, write_session
@@ -15,6 +16,7 @@ from app.services.entries.read import current_stamp, get_entry, load_entry, loca
 from app.services.errors import EntryNotFound, MergeRefused
 from app.services.evidence.reports import record_evidence, reject_evidence
 from app.services.merging.merge import merge, unmerge
+from app.services.search.query import search_entries
 from tests.conftest import CANON_VALID, DEMO_ENTRIES, FIXTURES, load
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
@@ -186,6 +188,19 @@ def test_unmerging_an_entry_takes_back_the_aliases_that_were_merged_into_it(base
     assert _pointers(base) == {FULL: None, MISSING: WIDGET, CJK: WIDGET, WIDGET: None}
 
 
+def test_an_unmerge_that_names_the_wrong_entry_is_refused_and_changes_nothing(base):
+    _merge(base, MISSING, FULL)
+    with write_session(base) as session, pytest.raises(MergeRefused) as refused:
+        unmerge(session, MISSING, WIDGET, now=NOW)
+    assert refused.value.field == "into"
+    assert refused.value.message(translations("en").gettext)[0]["msg"] == (
+        f"{MISSING} is merged into {FULL}, not {WIDGET}"
+    )
+    assert _pointers(base)[MISSING] == FULL
+    with write_session(base) as session:
+        assert unmerge(session, MISSING, FULL, now=NOW).into == FULL  # the right one is undone
+
+
 def test_bad_ids_and_undoing_what_was_not_done_are_refused(base):
     with pytest.raises(EntryNotFound):
         _merge(base, "demo/nothing", FULL)
@@ -240,3 +255,15 @@ def test_a_merged_entry_is_kept_under_the_stamp_later_checks_read_and_an_aliass_
         again = load_entry(session, FULL)
         assert current_stamp(session.connection(), again.ids) == again.stamp
     assert again.view.evidence_count == loaded.view.evidence_count - 1
+
+
+def test_a_new_wording_imported_for_an_alias_is_searchable_at_its_canonical_entry(base, settings, tmp_path):
+    _merge(base, MISSING, FULL)
+    document = yaml.safe_load((DEMO_ENTRIES / "demo" / "zh-missing.yaml").read_text())
+    document.setdefault("variants", []).append({"text": "QuuxPanic: zorblaxian flux capacitor underrun"})
+    source = tmp_path / "zh-missing.yaml"
+    source.write_text(yaml.safe_dump(document, allow_unicode=True))
+    assert load(settings, source).updated == 1
+    with Session(base) as session:
+        hits, total = search_entries(session, "zorblaxian")
+    assert [hit.id for hit in hits] == [FULL] and total == 1

@@ -126,6 +126,15 @@ def test_each_kind_of_edit_applies(shipped_engine):
     ("change", "field"),
     [
         ({"kind": "pattern", "pattern": "nothing like it"}, ("change", "pattern")),
+        # A wording the entry has already: its signature.
+        (
+            {
+                "kind": "variant",
+                "text": "RuntimeError: OutOfMemoryError: Unable to allocate memory for KV cache block. "
+                "Requested block size: 16, free blocks: 0",
+            },
+            ("change", "text"),
+        ),
         (
             {"kind": "pattern", "pattern": "Unable to allocate memory for KV cache block"},
             ("change", "pattern"),

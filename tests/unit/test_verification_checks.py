@@ -104,6 +104,22 @@ def test_wordings_only_reported_by_users_are_not_enough():
     assert static_problems(_doc(verification=reported), []) == ["no wording is reproduced or sourced"]
 
 
+def test_words_the_interface_cannot_translate_and_a_lack_of_patterns_are_named():
+    doc = _doc(category="mystery", scope="galaxy", patterns=[])
+    assert static_problems(doc, []) == [
+        "category 'mystery' is not in the vocabulary of app/i18n.py",
+        "scope 'galaxy' is not in the vocabulary of app/i18n.py",
+        "no patterns",
+    ]
+
+
+def test_a_reproduction_that_ran_past_its_timeout_is_not_reproduced_even_if_its_output_fits():
+    late = Run(output="error: widget 12 is jammed\n", seconds=61.4, timed_out=True)
+    check = output_problems(_doc(), late, best_match="tool/widget-jammed")
+    assert check.problems[0] == "the reproduction ran past its timeout (61 s)"
+    assert not check.reproduced and check.patterns_on_output
+
+
 def test_output_must_hold_the_reproduced_wording_and_be_recognised():
     good = Run(output="$ widget run\nerror: widget 12 is jammed\n", seconds=0.1)
     check = output_problems(_doc(), good, best_match="tool/widget-jammed")
