@@ -11,10 +11,13 @@ from app.config import Settings
 from app.db import make_engine
 
 
-def _settings(database: bool = True) -> Settings:
-    """Settings known to work: a configuration error ends the command with one message."""
+def _settings(database: bool = True, data: bool = False) -> Settings:
+    """Settings known to work: a configuration error ends the command with one message.
+    `data`: the folder of entries `serve` loads is checked too (before the database is opened)."""
     try:
         settings = preflight.load_settings()
+        if data:
+            preflight.check_data_dir(settings)
         if database:
             preflight.check_database(settings)
     except preflight.ConfigError as exc:
@@ -42,9 +45,9 @@ def serve(host: str, port: int, workers: int) -> None:
         preflight.check_port(host, port)
     except preflight.ConfigError as exc:
         raise click.ClickException(str(exc)) from None
-    settings = _settings()
+    settings = _settings(data=True)
     migrate.upgrade(settings)
-    if settings.data_dir and settings.data_dir.is_dir():
+    if settings.data_dir is not None:
         engine = make_engine(settings)
         report = import_paths(engine, [settings.data_dir])
         engine.dispose()

@@ -1,8 +1,9 @@
 """Settings, read from ERRATA_* environment variables when the app or CLI starts."""
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -17,12 +18,12 @@ class Settings(BaseSettings):
     # The curated entries loaded (idempotently) by `errata serve`; empty disables it.
     data_dir: Path | None = PROJECT_ROOT / "data"
     # Evidence submissions allowed per client within rate_limit_window seconds.
-    rate_limit: int = 20
-    rate_limit_window: int = 60
+    rate_limit: int = Field(20, ge=1)
+    rate_limit_window: int = Field(60, ge=1)
     # Largest accepted request body for submissions and lookups, in bytes.
-    max_body_bytes: int = 64 * 1024
+    max_body_bytes: int = Field(64 * 1024, ge=1)
     # SQLite: how long a writer waits for the lock before giving up, in milliseconds.
-    busy_timeout_ms: int = 30_000
+    busy_timeout_ms: int = Field(30_000, ge=0)
     # Build the lookup index in the background at start, so the first paste does not wait.
     warm_lookup_index: bool = True
     # Mixed into the hash that identifies a submitting client, so stored hashes reveal no address.
@@ -36,6 +37,22 @@ class Settings(BaseSettings):
     # The licence of errata's own entries, stated in the dump and on /about.
     content_licence: str = "CC BY 4.0"
     # Rendered entry responses each process keeps (both languages, all formats), in MiB.
-    entry_cache_mb: int = 64
+    entry_cache_mb: int = Field(64, ge=0)
     # Trust X-Forwarded-For from a reverse proxy when identifying clients.
     trust_forwarded_for: bool = False
+
+    @field_validator("data_dir", "dump_dir", "public_url", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value):
+        # `ERRATA_DATA_DIR=` means no folder; as a path, "" would be the current folder.
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("public_url")
+    @classmethod
+    def _an_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+            raise ValueError("must be an address such as https://errata.example")
+        return value.rstrip("/")

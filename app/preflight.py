@@ -61,6 +61,15 @@ def check_port(host: str, port: int) -> None:
             ) from None
 
 
+def check_data_dir(settings: Settings) -> None:
+    """The folder of entries `serve` loads exists (unset or empty loads none)."""
+    if settings.data_dir is not None and not settings.data_dir.is_dir():
+        raise ConfigError(
+            f"ERRATA_DATA_DIR ({settings.data_dir}) is not a folder; "
+            "point it at a folder of entries, or set it empty to load none"
+        )
+
+
 def database_url(settings: Settings) -> URL:
     try:
         return make_url(settings.database_url)

@@ -8,10 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from sqlalchemy import make_url
 
 from tests.conftest import CANON_MALFORMED, CANON_VALID, DEMO_ENTRIES, database_url
+from tests.server import serving
 
 ERRATA = str(Path(sys.executable).with_name("errata"))
 
@@ -116,5 +118,37 @@ def test_configuration_errors_say_what_is_wrong_in_a_line(tmp_path):
         taken.listen()
         port = str(taken.getsockname()[1])
         assert f"port {port} on 127.0.0.1 is in use" in configuration_error("serve", "--port", port, url=good)
+    serve = ("serve", "--port", str(_free_port()))
+    for variable, value, said in [
+        ("ERRATA_ENTRY_CACHE_MB", "-1", "ERRATA_ENTRY_CACHE_MB: Input should be greater than or equal to 0"),
+        (
+            "ERRATA_RATE_LIMIT_WINDOW",
+            "0",
+            "ERRATA_RATE_LIMIT_WINDOW: Input should be greater than or equal to 1",
+        ),
+        ("ERRATA_PUBLIC_URL", "errata.example", "ERRATA_PUBLIC_URL: Value error, must be an address such as"),
+        ("ERRATA_PUBLIC_URL", "ftp://errata.example", "ERRATA_PUBLIC_URL: Value error"),
+        (
+            "ERRATA_DATA_DIR",
+            str(tmp_path / "no-entries-here"),
+            "is not a folder; point it at a folder of entries",
+        ),
+    ]:
+        assert said in configuration_error(*serve, url=good, **{variable: value}), variable
     # Nothing was written while the configuration was wrong.
     assert not (tmp_path / "errata.db").exists() and not (tmp_path / "out").exists()
+
+
+def test_an_empty_data_folder_setting_loads_nothing_rather_than_the_current_folder(tmp_path):
+    """`ERRATA_DATA_DIR=` is documented as "load none"; as a path it would be the folder the
+    command runs in, and every YAML and JSON file under it would be imported."""
+    (tmp_path / "notes.yaml").write_text("id: demo/not-an-entry\n")
+    env = {**os.environ, "ERRATA_DATA_DIR": "", "ERRATA_DUMP_DIR": " ", "ERRATA_PUBLIC_URL": ""}
+    probe = "from app.config import Settings; s = Settings(); print(s.data_dir, s.dump_dir, s.public_url)"
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert shown.stdout == "None None None\n", shown.stderr
+    # The suite runs in the checkout, whose data/ and fixtures are entries: none is loaded.
+    with serving(tmp_path / "errata.db", workers=1, ERRATA_DATA_DIR="") as (base, _):
+        assert httpx.get(f"{base}/api/v1/errors").json()["count"] == 0
