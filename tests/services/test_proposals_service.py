@@ -126,6 +126,16 @@ def test_each_kind_of_edit_applies(shipped_engine):
     ("change", "field"),
     [
         ({"kind": "pattern", "pattern": "nothing like it"}, ("change", "pattern")),
+        # The title as it is already.
+        (
+            {
+                "kind": "text",
+                "field": "title",
+                "lang": "en",
+                "text": "vLLM block manager cannot allocate a KV cache block",
+            },
+            ("change",),
+        ),
         # A wording the entry has already: its signature.
         (
             {
@@ -323,6 +333,33 @@ def test_an_accepted_proposal_shows_only_what_it_changed(shipped_engine):
     assert {d.field for d in first} == {"patterns"}
     assert {d.field for d in second} == {"signature"}  # not the pattern accepted before
     assert [d.new for d in second if d.field == "signature"] == ["OutOfMemoryError: KV cache block"]
+
+
+def test_an_accepted_new_entry_shows_all_it_brought_and_an_edit_cannot_give_it_a_taken_id(shipped_engine):
+    new = {
+        "kind": "new_entry",
+        "domain": "demo",
+        "title": {"en": "Gizmo overheats"},
+        "signature": "GizmoError: core at 99 C",
+        "patterns": ["GizmoError: core at \\d+ C"],
+    }
+    first = propose(shipped_engine, new, entry_id=None)
+    queue.accept_proposal(shipped_engine, first.id)
+    with read_session(shipped_engine) as session:
+        brought = {d.field: d for d in queue.proposal_diff(session, first.id)}
+    assert {"id", "title", "signature", "patterns"} <= set(brought)
+    assert brought["signature"].old is None and brought["signature"].new == "GizmoError: core at 99 C"
+    second = propose(shipped_engine, {**new, "title": {"en": "Gizmo runs hot"}}, entry_id=None)
+    with read_session(shipped_engine) as session:
+        document = queue.editable_document(queue.proposed_document(session, second.id))
+    taken = document.replace("id: demo/gizmo-runs-hot", f"id: {SEED_ID}", 1).replace(
+        "domain: demo", "domain: llm", 1
+    )
+    assert taken.count(SEED_ID) == 1 and "domain: llm" in taken
+    with pytest.raises(ProposalInvalid) as caught:
+        queue.accept_proposal(shipped_engine, second.id, document=taken)
+    assert caught.value.loc == ("document", "id")
+    assert entry(shipped_engine).title.en == "vLLM block manager cannot allocate a KV cache block"
 
 
 @pytest.mark.parametrize(

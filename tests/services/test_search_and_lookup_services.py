@@ -437,3 +437,24 @@ def test_an_entrys_word_weighs_as_much_as_the_strongest_wording_that_holds_it():
         "process": PATTERN,
     }
     assert SIGNATURE > PATTERN > TITLE > 0
+
+
+def _index_of(holdings: dict[str, tuple[str, ...]]) -> LookupIndex:
+    """An index of entries that each hold the given words (their signature)."""
+    index = LookupIndex()
+    for entry_id, words in holdings.items():
+        index._put(lookup_index.IndexedEntry(id=entry_id, phrasings=((SIGNATURE, words),), patterns=()))
+    return index
+
+
+def test_words_most_entries_hold_gather_candidates_only_when_the_rarer_words_find_too_few():
+    crowd = rank.POSTINGS_CAP + 100
+    holdings = {f"net/e{n}": ("connection", "refused") for n in range(crowd)}
+    holdings.update({f"net/z{n}": ("zebra",) for n in range(10)})
+    index = _index_of(holdings)
+    # Only crowded words: the rarest of them still gather (a paste of nothing else).
+    assert len(rank._gather(index, {"connection": 1.0, "refused": 1.0})) == rank.CANDIDATES
+    # A rare word that finds too few: the crowded words fill up, after the rare word's entries.
+    found = rank._gather(index, {"connection": 1.0, "refused": 1.0, "zebra": 1.0})
+    assert len(found) == rank.CANDIDATES and found[:10] == [f"net/z{n}" for n in range(10)]
+    assert rank._gather(index, {"zebra": 1.0}) == [f"net/z{n}" for n in range(10)]

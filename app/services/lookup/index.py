@@ -107,11 +107,9 @@ class LookupIndex:
         return math.log(1 + len(self.entries) / (df + 0.5))
 
     def holding_all(self, words: frozenset[str]) -> int:
-        """How many entries hold every one of `words`: a phrase is only as telling as the
-        words' conjunction is rare ("no such file or directory" is in many errors)."""
+        """How many entries hold every one of `words` (one or more): a phrase is only as
+        telling as the words' conjunction is rare ("no such file or directory" is in many errors)."""
         lists = sorted((self.postings.get(t, {}) for t in words), key=len)
-        if not lists or not lists[0]:
-            return 0
         common = lists[0].keys()
         for other in lists[1:]:  # smallest first, so each intersection is as small as it gets
             common = common & other.keys()

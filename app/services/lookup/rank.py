@@ -169,11 +169,9 @@ def _pattern_hit(entry: IndexedEntry, text: str) -> bool:
 def _score(evidence: _Evidence, most_explained: float, pattern_hit: bool) -> float | None:
     """Coverage says the entry's error is in the paste; the relative share of the paste it
     explains prefers the specific entry over a generic one; a pattern match confirms.
-    None when the entry does not fit at all."""
-    if pattern_hit:
-        if evidence.coverage < FITS_WITH_PATTERN:
-            return None
-    elif evidence.coverage < FITS_COVERAGE or not evidence.specific:
+    None when the entry does not fit at all. Only asked of entries whose coverage is
+    FITS_WITH_PATTERN at least (`_rank` never weighs the others)."""
+    if not pattern_hit and (evidence.coverage < FITS_COVERAGE or not evidence.specific):
         return None
     share = evidence.explained / most_explained if most_explained else 0.0
     return 0.45 * evidence.coverage + 0.4 * share + (0.15 if pattern_hit else 0.0)
