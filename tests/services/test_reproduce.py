@@ -23,7 +23,8 @@ def _script(tmp_path, body: str, name: str = "case.repro.sh") -> reproduce.Scrip
 def test_headers_declare_tools_and_timeout(tmp_path):
     script = _script(tmp_path, "# requires: git  sqlite3\n# timeout: 999\n# what it does\ngit --version\n")
     assert script.requires == ("git", "sqlite3")
-    assert script.timeout == reproduce.MAX_TIMEOUT
+    assert script.timeout == 300  # at most five minutes, as docs/data-format.md says
+    assert _script(tmp_path, "# what it does\ngit --version\n").timeout == 120  # and two by default
 
 
 def test_headers_may_follow_a_shebang_line(tmp_path):

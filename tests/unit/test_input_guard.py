@@ -237,3 +237,38 @@ def test_head_leaves_other_methods_alone_and_ends_the_answer():
     asyncio.run(run())
     assert [m["type"] for m in sent] == ["http.response.start", "http.response.body"]
     assert sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+
+
+def _run(app, scope: dict, incoming: list[dict]) -> list[dict]:
+    sent = []
+
+    async def receive():
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(app({"headers": [], "query_string": b"", "app": APP, **scope}, receive, send))
+    return sent
+
+
+def test_a_body_cut_short_by_a_client_that_went_away_reaches_the_route_as_nothing():
+    """Never part of a report: what a route is given is the whole body or none of it."""
+    route = Route()
+    guard = InputGuardMiddleware(route, Settings(max_body_bytes=LIMIT))
+    scope = {"type": "http", "method": "POST", "path": "/api/v1/errors/a/b/evidence", "raw_path": b"/x"}
+    scope["headers"] = [(b"content-type", b"application/json")]
+    _run(guard, scope, [{"type": "http.request", "body": b'{"outcome": "wor', "more_body": True}])
+    assert route.body == b""
+
+
+def test_head_drops_every_chunk_of_a_streamed_body():
+    async def streamed(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"6")]})
+        for chunk in (b"ab", b"cd"):
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b"ef"})
+
+    sent = _run(HeadAsGetMiddleware(streamed), {"type": "http", "method": "HEAD", "path": "/dump"}, [])
+    assert sent[1:] == [{"type": "http.response.body", "body": b"", "more_body": False}]
+    assert sent[0]["headers"] == [(b"content-length", b"6")]
