@@ -160,7 +160,7 @@ def test_over_stdio_on_the_local_database(shipped_database):
 
 def test_over_http_on_the_running_service(tmp_path, shipped_database):
     db = shipped_database
-    overrides = {"ERRATA_RATE_LIMIT": "3", "ERRATA_DATA_DIR": str(tmp_path / "no-data")}
+    overrides = {"ERRATA_RATE_LIMIT": "3", "ERRATA_DATA_DIR": ""}
     with serving(db, log_dir=tmp_path, **overrides) as (base, _):
         seen = asyncio.run(_session(f"{base}/mcp", 3))
         _check(seen, 3)

@@ -119,7 +119,7 @@ def test_run_streams_and_bounds_what_it_keeps(db, tmp_path):
 def test_lookup_and_run_against_a_remote_errata(db, tmp_path):
     local = errata("lookup", "--json", db=db, input=PASTE)
     empty = tmp_path / "empty.db"  # the client's own database stays out of it
-    with serving(db, log_dir=tmp_path, ERRATA_DATA_DIR=str(tmp_path / "no-data")) as (base, _):
+    with serving(db, log_dir=tmp_path, ERRATA_DATA_DIR="") as (base, _):
         remote = errata("lookup", "--json", "--url", base, db=empty, input=PASTE)
         assert remote.returncode == 0, remote.stderr
         answer = json.loads(remote.stdout)

@@ -124,6 +124,19 @@ def test_markdown_views_are_commonmark_documents(reader):
         assert "80%" in response.text
 
 
+def test_markdown_views_end_with_their_other_formats_and_the_other_language_named_in_itself(reader):
+    for prefix, other, other_prefix, said in (
+        ("", "中文", "/zh", "Also available as"),
+        ("/zh", "English", "", "其他格式"),
+    ):
+        last = reader.get(f"{prefix}/errors/{SEED_ID}.md").text.rstrip().splitlines()[-1]
+        assert last == (
+            f"{said}: [JSON](http://testserver/errors/{SEED_ID}.json) · "
+            f"[HTML](http://testserver{prefix}/errors/{SEED_ID}) · "
+            f"[{other}](http://testserver{other_prefix}/errors/{SEED_ID}.md)"
+        )
+
+
 def test_markdown_views_link_related_errors_with_the_note_that_tells_them_apart(reader):
     seed = reader.get(f"/errors/{SEED_ID}.json").json()["related"]["confused_with"]
     assert len(seed) >= 2 and all(r["note"] for r in seed)

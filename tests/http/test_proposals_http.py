@@ -312,6 +312,7 @@ def test_review_accept_see_history_and_undo(site):
 
     history = site.get(f"/errors/{SEED_ID}/history.json").json()
     assert [r["author"] for r in history["revisions"]][:2] == [f"proposal #{pid}", "import"]
+    assert [r["current"] for r in history["revisions"]] == [True] + [False] * (len(history["revisions"]) - 1)
     assert history["revisions"][0]["changed"] == ["title"]
     assert [c["path"] for c in history["diff"]["changes"]] == ["title.zh"]
     page = site.get(f"/zh/errors/{SEED_ID}/history")
@@ -320,6 +321,9 @@ def test_review_accept_see_history_and_undo(site):
         and "<script>alert(1)" not in page.text
         and soup(page).select_one("table.diff ins")
     )
+    # The page marks the revision the entry is at now, and only it.
+    marked = [row["id"] for row in soup(page).select("#revisions tbody tr") if row.select_one(".tag")]
+    assert marked == [f"rev-{history['revision']}"]
 
     undo = soup(site.get(f"/moderation/proposals/{pid}")).select_one("#undo")
     data = {i["name"]: i["value"] for i in undo.select("input")}
