@@ -388,6 +388,10 @@ def test_moderation_api_lists_accepts_and_rejects(site):
     revert = site.post(f"/api/v1/moderation/errors/{SEED_ID}/revert", headers=AUTH, json={"revision": 1})
     assert revert.json() == {"id": SEED_ID, "revision": 3}
     assert "KV cache" not in site.get(f"/errors/{SEED_ID}.json").json()["patterns"]
+    # A revision the entry never had: 404 saying so, and nothing changes.
+    missing = site.post(f"/api/v1/moderation/errors/{SEED_ID}/revert", headers=AUTH, json={"revision": 9})
+    assert missing.status_code == 404 and missing.json()["detail"] == f"Entry {SEED_ID} has no revision 9"
+    assert site.get(f"/errors/{SEED_ID}.json").json()["revision"] == 3
 
 
 def test_a_proposal_overtaken_by_another_says_it_no_longer_applies(site):
@@ -463,6 +467,18 @@ def test_the_revert_form_refuses_a_revision_no_entry_can_have_naming_it(site, re
     refused = site.post("/moderation/revert", data={"csrf": csrf, "entry_id": SEED_ID, "revision": revision})
     assert refused.status_code == 422
     assert [c.get_text() for c in soup(refused).select(".error-page li code")] == ["revision"]
+    assert site.get(f"/errors/{SEED_ID}.json").json() == before
+
+
+def test_the_revert_form_says_in_the_moderators_language_that_the_entry_never_had_that_revision(site):
+    csrf = sign_in(site)
+    before = site.get(f"/errors/{SEED_ID}.json").json()
+    form = {"csrf": csrf, "entry_id": SEED_ID, "revision": "7"}
+    refused = site.post("/zh/moderation/revert", data=form)
+    assert (
+        refused.status_code == 404
+        and f"条目 {SEED_ID} 没有第 7 版" in soup(refused).select_one(".error-page").text
+    )
     assert site.get(f"/errors/{SEED_ID}.json").json() == before
 
 
