@@ -103,6 +103,12 @@ def rate_basis(reports: int, lang: str) -> str:
     return t.ngettext("from %(n)d report", "from %(n)d reports", reports) % {"n": reports}
 
 
+def colon(lang: str) -> str:
+    """What joins a label to what it labels: ": " in English, a full-width "：" (which
+    carries its own space) in Chinese."""
+    return translations(lang).gettext(": ")
+
+
 def with_basis(rate: str, reports: int, lang: str) -> str:
     """A rate and what it rests on, as one phrase: "80% success, from 3 reports"."""
     phrase = translations(lang).gettext("%(rate)s, %(basis)s")

@@ -1,6 +1,6 @@
 """An Answer (matches for a paste) as terminal text or Markdown, in the reader's language."""
 
-from app.i18n import percent, rate_basis, translations, with_basis
+from app.i18n import colon, percent, rate_basis, translations, with_basis
 from app.render.export_md import fence
 from app.services.answers.build import Answer, AnswerMatch
 
@@ -28,7 +28,7 @@ def _lines(match: AnswerMatch, lang: str, markdown: bool) -> list[str]:
     avoid = _("Avoid:")
     for dead in match.dead_ends:
         rate = _("%(rate)s fail") % {"rate": percent(dead.fail_rate, lang)}
-        out.append(f"{_labelled(avoid)}{dead.action} ({rate}): {_first_line(dead.why_fails, 240)}")
+        out.append(f"{_labelled(avoid)}{dead.action} ({rate}){colon(lang)}{_first_line(dead.why_fails, 240)}")
     return out
 
 

@@ -6,6 +6,7 @@ from markupsafe import Markup
 
 from app.i18n import (
     category_label,
+    colon,
     day,
     percent,
     rate_basis,
@@ -71,6 +72,13 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         "Also available as": _("Also available as"),
     }
 
+    sep = colon(lang)
+
+    def bold(name: str) -> str:
+        """A label in bold, with its colon: inside with its space after (English); after the
+        bold when it carries its own space (Chinese), as CommonMark closes bold only there."""
+        return f"**{label[name]}{sep.rstrip()}** " if sep.endswith(" ") else f"**{label[name]}**{sep}"
+
     def pick(value: Text | None) -> str:
         if value is None:
             return ""
@@ -92,9 +100,9 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
         found = []
         for r in view.verification:
             if r.text == wording:
-                how = f": `{r.command}`" if r.command else ""
+                how = f"{sep}`{r.command}`" if r.command else ""
                 link = f" <{r.url}>" if r.url else ""
-                note = f": {line(r.note)}" if r.note else ""
+                note = f"{sep}{line(r.note)}" if r.note else ""
                 mark = "⚠" if r.method == "reported" else "✓"
                 found.append(f"- {mark} {verification_label(r, lang)}{how}{link}{note}")
         return found + ([""] if found else [])
@@ -116,17 +124,17 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
     if view.review_status == "reviewed":
         provenance += " · " + _("reviewed")
     out += [
-        f"- **{label['ID']}:** `{view.id}`",
-        f"- **{label['Domain']}:** {view.domain} · "
-        f"**{label['Category']}:** {striptags(category_label(view.category, lang))} · "
-        f"**{label['Scope']}:** {striptags(scope_label(view.scope, lang))}",
-        f"- **{label['Fix rate']}:** {percent(view.fix_rate, lang)} "
+        f"- {bold('ID')}`{view.id}`",
+        f"- {bold('Domain')}{view.domain} · "
+        f"{bold('Category')}{striptags(category_label(view.category, lang))} · "
+        f"{bold('Scope')}{striptags(scope_label(view.scope, lang))}",
+        f"- {bold('Fix rate')}{percent(view.fix_rate, lang)} "
         f"({rate_basis(view.evidence_count, lang)}) · "
-        f"**{label['Confidence']}:** {percent(view.confidence, lang)} · "
-        f"**{label['Evidence']}:** {view.evidence_count}",
-        f"- **{label['First seen']}:** {day(view.first_seen, lang)} · "
-        f"**{label['Last confirmed']}:** {day(view.last_confirmed, lang)}",
-        f"- **{label['Provenance']}:** {provenance}",
+        f"{bold('Confidence')}{percent(view.confidence, lang)} · "
+        f"{bold('Evidence')}{view.evidence_count}",
+        f"- {bold('First seen')}{day(view.first_seen, lang)} · "
+        f"{bold('Last confirmed')}{day(view.last_confirmed, lang)}",
+        f"- {bold('Provenance')}{provenance}",
         "",
     ]
     if view.summary:
@@ -155,9 +163,9 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
             if w.steps:
                 out += [pick(w.steps), ""]
             if w.condition:
-                out += [f"**{label['When']}:** {line(w.condition)}", ""]
+                out += [f"{bold('When')}{line(w.condition)}", ""]
             if w.tradeoff:
-                out += [f"**{label['Trade-off']}:** {line(w.tradeoff)}", ""]
+                out += [f"{bold('Trade-off')}{line(w.tradeoff)}", ""]
             out += [f"- <{u}>" for u in w.sources] + ([""] if w.sources else [])
     if view.dead_ends:
         out += [f"## {label['Dead ends']}", "", _("Common approaches that don't work:"), ""]
@@ -166,9 +174,9 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
             rate = with_basis(verdict % {"rate": percent(d.fail_rate, lang)}, d.reports.total, lang)
             out += [f"### {n}. {line(d.action)} ({rate})", "", pick(d.why_fails), ""]
             if d.condition:
-                out += [f"**{label['When']}:** {line(d.condition)}", ""]
+                out += [f"{bold('When')}{line(d.condition)}", ""]
             if d.misconception:
-                out += [f"**{label['Why people try it']}:** {line(d.misconception)}", ""]
+                out += [f"{bold('Why people try it')}{line(d.misconception)}", ""]
     related = [
         (label, refs)
         for label, refs in (
@@ -187,7 +195,7 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
                 else:
                     target = f"`{r.id}` ({label['not yet in errata']})"
                 note = f" — {line(r.note)}" if r.note else ""
-                out.append(f"- {kind}: {target}{note}")
+                out.append(f"- {kind}{sep}{target}{note}")
         out.append("")
     if view.merged:
         out += [f"## {_('Environments and merged entries')}", ""]
@@ -197,14 +205,15 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
             out += [f"### {name} (`{part.id}`, {with_basis(rate, part.evidence_count, lang)})", ""]
             out += [fence(part.signature), ""]
             out += [
-                f"- {v.component} `{v.version or '*'}`: {status_label(v.status, lang)}" for v in part.versions
+                f"- {v.component} `{v.version or '*'}`{sep}{status_label(v.status, lang)}"
+                for v in part.versions
             ]
             for w in part.workarounds:
                 rate = _("%(rate)s success") % {"rate": percent(w.success_rate, lang)}
-                out.append(f"- {label['Workarounds']}: {line(w.title)} ({rate})")
+                out.append(f"- {label['Workarounds']}{sep}{line(w.title)} ({rate})")
             for d in part.dead_ends:
                 rate = _("%(rate)s fail") % {"rate": percent(d.fail_rate, lang)}
-                out.append(f"- {label['Dead ends']}: {line(d.action)} ({rate})")
+                out.append(f"- {label['Dead ends']}{sep}{line(d.action)} ({rate})")
             out.append("")
     if view.docs:
         out += [f"## {label['Official documentation']}", ""]
@@ -221,7 +230,7 @@ def render_entry_markdown(view: EntryView, lang: str, base_url: str = "") -> str
     out += [
         "---",
         "",
-        f"{label['Also available as']}: [JSON]({base_url}{entry_url(view.id, fmt='json')}) · "
+        f"{label['Also available as']}{sep}[JSON]({base_url}{entry_url(view.id, fmt='json')}) · "
         f"[HTML]({base_url}{entry_url(view.id, lang=lang)}) · "
         f"[{'English' if other == 'en' else '中文'}]({base_url}{entry_url(view.id, lang=other, fmt='md')})",
         "",

@@ -54,6 +54,7 @@ def environment(lang: str) -> Environment:
     )
     env.globals.update(
         lang=lang,
+        colon=i18n.colon(lang),
         html_lang=i18n.LANGUAGES[lang][1],
         entry_url=lambda entry_id, fmt="html", lang=lang: entry_url(entry_id, lang=lang, fmt=fmt),
         domain_url=lambda domain: domain_url(domain, lang=lang),

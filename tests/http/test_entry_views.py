@@ -126,12 +126,12 @@ def test_markdown_views_are_commonmark_documents(reader):
 
 def test_markdown_views_end_with_their_other_formats_and_the_other_language_named_in_itself(reader):
     for prefix, other, other_prefix, said in (
-        ("", "中文", "/zh", "Also available as"),
-        ("/zh", "English", "", "其他格式"),
+        ("", "中文", "/zh", "Also available as: "),
+        ("/zh", "English", "", "其他格式："),
     ):
         last = reader.get(f"{prefix}/errors/{SEED_ID}.md").text.rstrip().splitlines()[-1]
         assert last == (
-            f"{said}: [JSON](http://testserver/errors/{SEED_ID}.json) · "
+            f"{said}[JSON](http://testserver/errors/{SEED_ID}.json) · "
             f"[HTML](http://testserver{prefix}/errors/{SEED_ID}) · "
             f"[{other}](http://testserver{other_prefix}/errors/{SEED_ID}.md)"
         )
@@ -475,4 +475,6 @@ def test_the_markdown_gives_a_dead_ends_verdict_and_its_condition_only_where_it_
         assert f"### 1. {doc['dead_ends'][0]['action'][lang]} ({dead_end}" in reboot, lang
         assert reinstall.startswith(f"{doc['dead_ends'][1]['action'][lang]} ({unreliable}"), lang
         assert when not in reboot, lang
-        assert f"**{when}:** " + doc["dead_ends"][1]["condition"][lang] in reinstall, lang
+        # Bold closes after the full-width colon only when a space follows: it goes outside.
+        labelled = f"**{when}:** " if lang == "en" else f"**{when}**："
+        assert labelled + doc["dead_ends"][1]["condition"][lang] in reinstall, lang
