@@ -320,6 +320,18 @@ def test_a_workaround_proposed_twice_by_the_same_title_gets_an_id_of_its_own(shi
     ]
 
 
+def test_a_proposed_items_id_is_its_title_in_at_most_60_characters(shipped_engine):
+    title = "Drain every node, restart the whole cluster, then wait for the scheduler to settle"
+    change = {"kind": "dead_end", "action": {"en": title}, "why_fails": {"en": "It comes back."}}
+    queue.accept_proposal(shipped_engine, propose(shipped_engine, change).id)
+    [added] = [d for d in entry(shipped_engine).dead_ends if d.action.en == title]
+    assert added.id == "drain-every-node-restart-the-whole-cluster-then-wait-for-the"
+    # A title with no letter or digit to keep gets a plain id.
+    nothing = {"kind": "workaround", "title": {"en": "重启集群"}, "steps": {"en": "Restart it."}}
+    queue.accept_proposal(shipped_engine, propose(shipped_engine, nothing).id)
+    assert [w.id for w in entry(shipped_engine).workarounds if w.title.en == "重启集群"] == ["item"]
+
+
 def test_an_accepted_proposal_shows_only_what_it_changed(shipped_engine):
     pattern = propose(shipped_engine, {"kind": "pattern", "pattern": "KV cache"})
     queue.accept_proposal(shipped_engine, pattern.id)
