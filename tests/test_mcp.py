@@ -171,6 +171,12 @@ def test_over_http_on_the_running_service(tmp_path, shipped_database):
         top = seen["lookup"].structured_content["matches"][0]
         assert top["markdown_url"] == f"{base}/errors/{GIT_ID}.md"
         assert httpx.get(top["markdown_url"]).status_code == 200
+        # No event stream to hold open: errata sends nothing unasked, so GET is refused at once.
+        for method in ("GET", "DELETE"):
+            refused = httpx.request(
+                method, f"{base}/mcp", headers={"Accept": "text/event-stream"}, timeout=10
+            )
+            assert refused.status_code == 405 and refused.headers["allow"] == "POST", method
         # A page elsewhere cannot reach the server through a rebound name.
         foreign = httpx.post(
             f"{base}/mcp",

@@ -114,5 +114,8 @@ class LazyMCP:
 def mount_http(app: FastAPI, settings: Settings) -> LazyMCP:
     """Adds /mcp to the app; the returned endpoint's `run` must run in the app's lifespan."""
     endpoint = LazyMCP(app, settings)
-    app.router.routes.append(Route(MCP_PATH, endpoint, include_in_schema=False))
+    # POST only: stateless and answering in JSON, errata never sends a message of its own, so
+    # it offers no event stream to GET (the transport then says 405) and no session to DELETE.
+    # A GET the SDK took would hold its connection open for as long as the client likes.
+    app.router.routes.append(Route(MCP_PATH, endpoint, methods=["POST"], include_in_schema=False))
     return endpoint
