@@ -180,3 +180,17 @@ def test_the_same_wording_brings_two_entries_together_among_many_that_share_its_
     ]
     found = [c for c in find_candidates([a, *others, b]) if "demo/frob-a" in (c.a, c.b)]
     assert [(c.a, c.b, c.conclusive) for c in found] == [("demo/frob-a", "demo/frob-b", True)]
+
+
+def test_without_a_pattern_between_them_two_errors_score_by_their_wordings_then_their_titles():
+    title = "curl cannot connect: connection refused"
+    a = entry(
+        "net/refused-a",
+        "curl: (7) Failed to connect to host port 443 after 2 ms: Connection refused",
+        title=title,
+    )
+    b = entry("net/refused-b", "curl: (7) Failed to connect to host port 80: Connection refused", title=title)
+    found = compare(a, b)
+    # 8 of 10 words of the wordings, 5 of 7 of the titles (the slugs differ): 0.7 x 0.8 + 0.2 x 5/7.
+    assert found.reasons == (SIMILAR_WORDING % 80, SIMILAR_TITLE % 71)
+    assert found.score == round(0.7 * 0.8 + 0.2 * 5 / 7, 4) and not found.conclusive
