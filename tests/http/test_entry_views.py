@@ -238,6 +238,18 @@ def test_healthz_and_openapi(reader):
     view = schema["components"]["schemas"]["EntryView"]["properties"]
     assert {"fix_rate", "workarounds", "dead_ends", "versions", "related"} <= set(view)
     assert "/api/v1/errors/{entry_id}" in schema["paths"]
+    # Beside the API, the data addresses a client reads; no page for people or crawlers
+    # (/, /search, /robots.txt, /opensearch.xml, /zh/...), which a client could not use.
+    assert {path for path in schema["paths"] if not path.startswith("/api/v1/")} == {
+        "/errors/{entry_path}",
+        "/errors/{entry_id}/history.json",
+        "/dumps/errata.ndjson.gz",
+        "/stats.json",
+        "/feed.atom",
+        "/sitemap.xml",
+        "/sitemaps/{part}.xml.gz",
+        "/healthz",
+    }
 
 
 def test_the_api_description_names_every_format_of_an_entry_page(reader):
