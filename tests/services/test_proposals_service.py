@@ -436,6 +436,21 @@ def test_rejecting_keeps_the_entry_and_the_reason(shipped_engine):
         assert queue.list_proposals(session, status="pending") == []
 
 
+def test_a_decided_proposal_cannot_be_decided_again_either_way(shipped_engine):
+    accepted = propose(shipped_engine, {"kind": "pattern", "pattern": "KV cache"})
+    queue.accept_proposal(shipped_engine, accepted.id)
+    rejected = propose(shipped_engine, {"kind": "signature", "signature": "spam spam"})
+    queue.reject_proposal(shipped_engine, rejected.id, "not the error")
+    for decided, status in ((accepted.id, "accepted"), (rejected.id, "rejected")):
+        with pytest.raises(ProposalDecided):
+            queue.reject_proposal(shipped_engine, decided, "changed my mind")
+        with pytest.raises(ProposalDecided):
+            queue.accept_proposal(shipped_engine, decided)
+        with read_session(shipped_engine) as session:
+            assert queue.get_proposal(session, decided).status == status
+    assert "KV cache" in entry(shipped_engine).patterns
+
+
 def test_proposals_are_rate_limited_per_client(shipped_engine):
     limit = RateLimit(submissions=2, window_seconds=60)
     now = datetime.now(UTC)
