@@ -451,6 +451,18 @@ def test_a_decided_proposal_cannot_be_decided_again_either_way(shipped_engine):
     assert "KV cache" in entry(shipped_engine).patterns
 
 
+def test_the_queue_of_one_entry_holds_its_proposals_and_no_other(shipped_engine):
+    other = "demo/full-bilingual"  # its id sorts before the seed entry's
+    mine = [
+        propose(shipped_engine, {"kind": "pattern", "pattern": p}).id for p in ("KV cache", "cache block")
+    ]
+    theirs = propose(shipped_engine, {"kind": "pattern", "pattern": "frobnicate"}, entry_id=other).id
+    with read_session(shipped_engine) as session:
+        for entry_id, expected in ((SEED_ID, mine), (other, [theirs])):
+            assert [p.id for p in queue.list_proposals(session, entry_id=entry_id)] == expected
+            assert queue.count_proposals(session, entry_id=entry_id) == len(expected)
+
+
 def test_proposals_are_rate_limited_per_client(shipped_engine):
     limit = RateLimit(submissions=2, window_seconds=60)
     now = datetime.now(UTC)
