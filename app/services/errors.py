@@ -10,7 +10,7 @@ Gettext = Callable[[str], str]
 
 
 class DomainError(Exception):
-    status = 400
+    status: int  # every kind says its own (404, 409, 422, 429)
 
     def message(self, gettext: Gettext) -> str:
         return str(self)
