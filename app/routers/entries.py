@@ -20,6 +20,7 @@ _FORMATS_DOC = {
             "text/markdown": {},
         },
     },
+    301: {"description": "Merged: the entry it was merged into (or the id as written, in lowercase)"},
     404: {"description": "No entry has this id"},
     # Errors come in the dialect of the path: a page, except on `.json` paths.
     422: {"content": {"text/html": {}, "text/markdown": {}}},

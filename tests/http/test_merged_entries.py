@@ -55,6 +55,10 @@ def test_an_alias_answers_301_to_its_canonical_entry_in_every_format_and_languag
     for path, target in expected.items():
         response = server.get(path)
         assert (response.status_code, response.headers["location"]) == (301, target), path
+    # A client generated from the API description knows this answer: it is documented.
+    paths = server.get("/openapi.json").json()["paths"]
+    for template in ("/api/v1/errors/{entry_id}", "/errors/{entry_path}"):
+        assert paths[template]["get"]["responses"]["301"]["description"].startswith("Merged"), template
     page = server.get(f"/zh/errors/{alias}", follow_redirects=True)
     html = BeautifulSoup(page.text, "html.parser")
     assert page.status_code == 200 and str(page.url).split("?")[0].endswith(f"/zh/errors/{canonical}")
