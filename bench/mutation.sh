@@ -5,14 +5,14 @@
 # tests do not notice "survives" and points at behaviour no test pins down. A failure counts
 # as a kill only if the same tests in the same order pass on the unmutated copy.
 #
-#   bash bench/mutation.sh                   # a stratified random sample of 100 mutants (~1 h)
+#   bash bench/mutation.sh                   # a stratified random sample of 100 mutants (~90 min)
 #   bash bench/mutation.sh --sample N        # N mutants (--seed S changes the draw; default 12)
 #   bash bench/mutation.sh --only FILE       # the mutants FILE names (module:operator:occurrence)
 #   bash bench/mutation.sh --all             # every mutant (about 9,100): about 30 hours on one core
 #   bash bench/mutation.sh --map [TESTS...]  # only measure the coverage map again (all, or TESTS)
 #
 # First the coverage map (bench/mutation_map.py: which tests run each line, in the pytest
-# process and in the servers and commands tests start, ~35 min) is
+# process and in the servers and commands tests start, ~40 min) is
 # measured unless one for the same code is kept in /tmp; then every mutant is enumerated
 # (`cosmic-ray init`) and counted per package; bench/mutation_test.py is the test command. Prints
 # the score with its 95 % interval and every surviving mutant as a diff. One pytest process
