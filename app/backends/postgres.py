@@ -231,7 +231,9 @@ def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: i
         return [], 0
     where = (" OR " if any_term else " AND ").join(conditions)
     rows, total = _run(conn, f"-({' + '.join(ranks)})", where, params)
-    return [(r[0], float(r[1]), marked_snippet((r[3], r[2], r[4]), terms)) for r in rows], total
+    return [
+        (r[0], float(r[1]), marked_snippet((r[3], r[2], r[4]), terms, whole_words=True)) for r in rows
+    ], total
 
 
 def _like(term: str) -> str:
@@ -253,4 +255,6 @@ def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset:
         for n in names
     )
     rows, total = _run(conn, f"-({score})", where, params)
-    return [(r[0], float(r[1]), marked_snippet((r[3], r[2], r[4]), long_terms)) for r in rows], total
+    return [
+        (r[0], float(r[1]), marked_snippet((r[3], r[2], r[4]), long_terms, whole_words=False)) for r in rows
+    ], total

@@ -1,10 +1,14 @@
 """Helpers both search backends share: CJK character pairs, marked snippets, page counts."""
 
 import re
+from functools import lru_cache
 
 HIGHLIGHT_START, HIGHLIGHT_END = "\x02", "\x03"
 CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 MIN_TRIGRAM = 3
+_WORD = re.compile(r"[^\W_]+")  # a token of FTS5's unicode61: letters and digits
+_FIRST = 16  # where to show the terms is chosen among the first matches of each: a common word
+# ("a", "of") may be in every line of a long text
 
 
 def cjk_pairs(text: str) -> list[str]:
@@ -20,18 +24,93 @@ def split_scripts(terms: list[str]) -> tuple[list[str], list[str]]:
     return [t for t in terms if not CJK_RUN.search(t)], [t for t in terms if CJK_RUN.search(t)]
 
 
-def marked_snippet(texts: tuple[str, ...], terms: list[str], width: int = 60) -> str:
-    """A snippet around the first term found, terms marked as FTS5's snippet() would mark them."""
-    for text_ in texts:
-        lower = text_.lower()
-        hits = [(lower.find(t.lower()), t) for t in terms if t.lower() in lower]
-        if hits:
-            start = max(0, min(h[0] for h in hits) - width // 2)
-            window = text_[start : start + width * 2]
-            pattern = re.compile("|".join(re.escape(t) for _, t in hits), re.I)
-            marked = pattern.sub(lambda m: f"{HIGHLIGHT_START}{m.group(0)}{HIGHLIGHT_END}", window)
-            return ("…" if start else "") + marked + ("…" if start + width * 2 < len(text_) else "")
-    return texts[0][: width * 2]
+@lru_cache(maxsize=256)
+def _term_patterns(terms: tuple[str, ...], whole_words: bool) -> tuple[tuple[str, re.Pattern, bool], ...]:
+    """(first word, pattern for lower-case text, whole word?) of each term. A Latin-script term in a word
+    search is matched as the index matched it: whole words, its parts joined by any
+    separator (gpu_memory_utilization is also gpu-memory-utilization); Chinese, or any term
+    in a substring search, anywhere. Each pattern starts with the term itself, never a
+    look-behind or an alternation, so the regex engine jumps to where it can begin."""
+    patterns = []
+    for term in terms:
+        if whole_words and not CJK_RUN.search(term):
+            parts = _WORD.findall(term.lower())
+            if parts:
+                joined = r"[\W_]+".join(map(re.escape, parts))
+                patterns.append((parts[0], re.compile(joined + r"(?![^\W_])"), True))
+        else:
+            patterns.append((term.lower(), re.compile(re.escape(term.lower())), False))
+    return tuple(patterns)
+
+
+def _found(
+    text_: str, patterns: tuple[tuple[str, re.Pattern, bool], ...], limit: int | None = _FIRST
+) -> list[tuple[int, int, int]]:
+    """(start, end, term) of the first `limit` matches of each term in the text, in text order
+    (all of them with None), overlaps left out."""
+    lower = text_.lower()
+    if len(lower) != len(text_):  # a letter whose lower case is longer: keep it, so offsets hold
+        lower = "".join(c if len(c.lower()) > 1 else c.lower() for c in text_)
+    found = []
+    for term, (first, pattern, whole) in enumerate(patterns):
+        if first not in lower:  # far cheaper than starting the regex engine
+            continue
+        kept = 0
+        for match in pattern.finditer(lower):
+            start = match.start()
+            if whole and start and lower[start - 1].isalnum():
+                continue
+            found.append((start, match.end(), term))
+            kept += 1
+            if kept == limit:
+                break
+    found.sort()
+    return [m for n, m in enumerate(found) if not n or m[0] >= found[n - 1][1]]
+
+
+def marked_snippet(texts: tuple[str, ...], terms: list[str], *, whole_words: bool, width: int = 60) -> str:
+    """The window of about 2 x `width` characters where the most distinct terms are found
+    together, in the first of `texts` that has the most, its matches marked as FTS5's
+    snippet() marks them; cut at spaces, with an ellipsis where text was left out."""
+    patterns = _term_patterns(tuple(terms), whole_words)
+    span = 2 * width - width // 2  # what may follow the window's first match
+    best: tuple[int, int, int] | None = None  # (distinct terms, text, start)
+    for n, text_ in enumerate(texts):
+        if not patterns or best is not None and best[0] == len(patterns):
+            break  # every term in one window: no later window can do better
+        found = _found(text_, patterns)
+        inside: dict[int, int] = {}  # term -> its matches in the window from `start`
+        last = 0
+        for start, _, group in found:
+            while last < len(found) and found[last][0] < start + span:
+                inside[found[last][2]] = inside.get(found[last][2], 0) + 1
+                last += 1
+            if best is None or len(inside) > best[0]:
+                best = (len(inside), n, start)
+            inside[group] -= 1
+            if not inside[group]:
+                del inside[group]
+    if best is None:
+        return _window(texts[0], 0, 2 * width, patterns)
+    _, n, first = best
+    start = max(0, first - width // 2)
+    return _window(texts[n], start, start + 2 * width, patterns)
+
+
+def _window(text_: str, start: int, end: int, patterns: tuple[tuple[str, re.Pattern, bool], ...]) -> str:
+    if start > 0:  # begin and end at a space, so no word is cut
+        space = text_.find(" ", start, start + 20)
+        start = space + 1 if space != -1 else start
+    if end < len(text_):
+        space = text_.rfind(" ", max(start, end - 20), end)
+        end = space if space != -1 else end
+    window = text_[start:end]
+    parts, at = [], 0
+    for match_start, match_end, _ in _found(window, patterns, limit=None):
+        parts += [window[at:match_start], HIGHLIGHT_START, window[match_start:match_end], HIGHLIGHT_END]
+        at = match_end
+    parts.append(window[at:])
+    return ("…" if start else "") + "".join(parts) + ("…" if end < len(text_) else "")
 
 
 def total_of_page(rows: list, limit: int, offset: int) -> int | None:

@@ -1,12 +1,12 @@
 """Rendered entry responses, kept per process until the entry (or an entry it names) changes;
 lists and search results likewise, until any entry changes.
 
-Each entry is rendered once per revision, language and format: the body is kept as bytes,
-gzipped once beside them, with the headers it was served with. A form is current while the
-stamp of its entries (how many exist, their highest change counter; one indexed query) is
-the one it was built at; writes bump the counter in the database, so a write in any process
-shows in every process at its next request. The ETag is derived from that stamp, so
-answering a revalidation (304) renders nothing.
+Each entry is rendered once per revision, language and format: the body is kept as bytes
+with the headers it was served with, and gzipped once, for the first client that asks. A
+form is current while the stamp of its entries (how many exist, their highest change
+counter; one indexed query) is the one it was built at; writes bump the counter in the
+database, so a write in any process shows in every process at its next request. The ETag
+is derived from that stamp, so answering a revalidation (304) renders nothing.
 """
 
 import gzip
@@ -14,8 +14,8 @@ import hashlib
 import sys
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
-from functools import cache, cached_property
+from dataclasses import dataclass, field
+from functools import cache
 
 from starlette.datastructures import Headers
 from starlette.requests import Request
@@ -100,19 +100,22 @@ def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
     return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Form:
-    """One entry in one language and format, as served, with its raw headers prepared."""
+    """One entry in one language and format, as served, with its raw headers prepared. The
+    gzipped copy is made for the first client that asks for one: most clients of a search
+    asked once never do, and compressing costs more than the search."""
 
+    key: FormKey
     ids: tuple[str, ...]
     stamp: Stamp
     etag: str
     status: int
     body: bytes
-    gzipped: bytes | None
     plain_headers: list[tuple[bytes, bytes]]
-    gzip_headers: list[tuple[bytes, bytes]]
     not_modified_headers: list[tuple[bytes, bytes]]
+    gzipped: tuple[bytes, list[tuple[bytes, bytes]]] | None = field(default=None, init=False)
+    keeper: "FormCache | None" = field(default=None, init=False, repr=False)
 
     @classmethod
     def of(cls, response: Response, key: FormKey, ids: tuple[str, ...], stamp: Stamp) -> "Form":
@@ -120,26 +123,37 @@ class Form:
         etag = etag_for(key, stamp)
         kept = {k: v for k, v in response.headers.items() if k.lower() not in _RECOMPUTED}
         common = {"etag": etag, "cache-control": CACHE_CONTROL, "vary": "Accept-Encoding"}
-        gzipped = gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= _MIN_GZIP else None
         return cls(
+            key=key,
             ids=ids,
             stamp=stamp,
             etag=etag,
             status=response.status_code,
             body=body,
-            gzipped=gzipped,
             plain_headers=_raw({**kept, **common, "content-length": str(len(body))}),
-            gzip_headers=_raw(
-                {**kept, **common, "content-encoding": "gzip", "content-length": str(len(gzipped or b""))}
-            ),
             not_modified_headers=_raw(common),
         )
 
-    @cached_property
+    @property
     def size(self) -> int:
         """The bytes the form keeps alive: the bodies, every prepared header and the objects
         that hold them (a page's headers alone take 3-5 KiB as bytes objects)."""
-        return sys.getsizeof(self) + sys.getsizeof(self.__dict__) + sum(map(footprint, vars(self).values()))
+        held = (value for name, value in vars(self).items() if name != "keeper")
+        return sys.getsizeof(self) + sys.getsizeof(self.__dict__) + sum(map(footprint, held))
+
+    def gzip(self) -> tuple[bytes, list[tuple[bytes, bytes]]] | None:
+        """(gzipped body, its headers), made once; None for a body too small to gain by it."""
+        if len(self.body) < _MIN_GZIP:
+            return None
+        if self.gzipped is None:
+            body = gzip.compress(self.body, compresslevel=6, mtime=0)
+            headers = [(k, v) for k, v in self.plain_headers if k != b"content-length"]
+            headers += [(b"content-encoding", b"gzip"), (b"content-length", str(len(body)).encode())]
+            if self.keeper is not None:
+                self.keeper.keep_gzip(self, (body, headers))
+            else:
+                self.gzipped = (body, headers)
+        return self.gzipped
 
     async def send(self, scope: Scope, send: Send) -> None:
         """Answer the request in `scope`: 304 for a current copy, else gzipped or plain;
@@ -147,8 +161,8 @@ class Form:
         headers = Headers(scope=scope)
         if etag_matches(headers.get("if-none-match"), self.etag):
             status, raw, body = 304, self.not_modified_headers, b""
-        elif self.gzipped is not None and accepts_gzip(headers.get("accept-encoding")):
-            status, raw, body = self.status, self.gzip_headers, self.gzipped
+        elif accepts_gzip(headers.get("accept-encoding")) and (zipped := self.gzip()) is not None:
+            status, (body, raw) = self.status, zipped
         else:
             status, raw, body = self.status, self.plain_headers, self.body
         await send({"type": "http.response.start", "status": status, "headers": raw})
@@ -182,11 +196,12 @@ def serve_form(
 
 
 class FormCache:
-    """Least recently used forms up to a byte budget, shared by the threads of one process."""
+    """Least recently used forms up to a byte budget, shared by the threads of one process.
+    Each form is counted at what it held when it was put, plus its gzipped copy once made."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self._forms: OrderedDict[FormKey, Form] = OrderedDict()
+        self._forms: OrderedDict[FormKey, tuple[Form, int]] = OrderedDict()  # form, bytes counted
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -195,27 +210,46 @@ class FormCache:
 
     def get(self, key: FormKey) -> Form | None:
         with self._lock:
-            form = self._forms.get(key)
-            if form is not None:
-                self._forms.move_to_end(key)
-            return form
+            kept = self._forms.get(key)
+            if kept is None:
+                return None
+            self._forms.move_to_end(key)
+            return kept[0]
 
     @staticmethod
-    def cost(key: FormKey, form: Form) -> int:
-        """What keeping `form` under `key` takes: the form, the key, and the ordered dict's
-        slot and link for it (about 100 bytes)."""
-        return form.size + footprint(key) + 100
+    def cost(form: Form) -> int:
+        """What keeping `form` takes: the form, its key, and the ordered dict's slot, link
+        and counted pair for it (about 160 bytes)."""
+        return form.size + 160
 
     def put(self, key: FormKey, form: Form) -> None:
-        cost = self.cost(key, form)
+        cost = self.cost(form)
         if cost > self.max_bytes:
             return
         with self._lock:
             previous = self._forms.pop(key, None)
             if previous is not None:
-                self._bytes -= self.cost(key, previous)
-            self._forms[key] = form
+                self._bytes -= previous[1]
+            form.keeper = self
+            self._forms[key] = (form, cost)
             self._bytes += cost
-            while self._bytes > self.max_bytes:
-                evicted_key, evicted = self._forms.popitem(last=False)
-                self._bytes -= self.cost(evicted_key, evicted)
+            self._evict()
+
+    def keep_gzip(self, form: Form, gzipped: tuple[bytes, list[tuple[bytes, bytes]]]) -> None:
+        """Give a kept form its gzipped copy, counted in the budget (under the lock, so an
+        eviction never takes away bytes that were not counted)."""
+        with self._lock:
+            if form.gzipped is not None:
+                return  # another thread made it first
+            form.gzipped = gzipped
+            kept = self._forms.get(form.key)
+            if kept is not None and kept[0] is form:
+                grown = self.cost(form)
+                self._forms[form.key] = (form, grown)
+                self._bytes += grown - kept[1]
+                self._evict()
+
+    def _evict(self) -> None:
+        while self._bytes > self.max_bytes:
+            _, (_, counted) = self._forms.popitem(last=False)
+            self._bytes -= counted

@@ -70,7 +70,7 @@ def list_entries(
     if ranked is not None:
         rank = {entry_id: n for n, entry_id in enumerate(ranked)}
         rows = sorted(session.exec(query).all(), key=lambda e: rank[e.id])[offset : offset + limit]
-        return [summary(e).model_copy(update={"snippet": ranked[e.id]}) for e in rows], total
+        return [summary(e, ranked[e.id]) for e in rows], total
     rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
     return [summary(e) for e in rows], total
 
@@ -81,7 +81,7 @@ def searched_entries(
     """A page of search results with no other filter: ranked and loaded a page at a time,
     rather than ranking every match to intersect it with filters."""
     found, total = matching_entries(session, query, limit=limit, offset=offset)
-    return [summary(e).model_copy(update={"snippet": str(highlight(snippet))}) for e, snippet in found], total
+    return [summary(e, str(highlight(snippet))) for e, snippet in found], total
 
 
 def domain_counts(session: Session) -> list[DomainCount]:

@@ -4,7 +4,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, func
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Row
 from sqlmodel import Session, col, select
 
 from app.models import (
@@ -422,7 +422,24 @@ def _own_view(session: Session, entry: Entry, aliases: list[str]) -> tuple[Entry
     return view, related_changed
 
 
-def summary(entry: Entry) -> EntrySummary:
+# What a list item shows: a page of search results reads these columns only.
+SUMMARY_COLUMNS = (
+    Entry.id,
+    Entry.domain,
+    Entry.category,
+    Entry.title_en,
+    Entry.title_zh,
+    Entry.signature,
+    Entry.fix_rate,
+    Entry.confidence,
+    Entry.evidence_count,
+    Entry.ai_generated,
+    Entry.updated_at,
+)
+
+
+def summary(entry: Entry | Row, snippet: str | None = None) -> EntrySummary:
+    """A list item, from an entry or a row of SUMMARY_COLUMNS."""
     return EntrySummary(
         id=entry.id,
         domain=entry.domain,
@@ -436,4 +453,5 @@ def summary(entry: Entry) -> EntrySummary:
         ai_generated=entry.ai_generated,
         updated_at=entry.updated_at,
         url=entry_url(entry.id),
+        snippet=snippet,
     )

@@ -4,11 +4,14 @@ import re
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
-from sqlmodel import Session, col, select
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Row
+from sqlmodel import Session, col
 
 from app import backends
 from app.models import Entry
 from app.schemas.common import Text
+from app.services.entries.read import SUMMARY_COLUMNS
 from app.urls import entry_url
 
 MAX_TERMS = 16
@@ -58,15 +61,19 @@ def _matches(session: Session, query: str, *, limit: int, offset: int):
     return rows, total
 
 
+# Built once: composing the statement again for each search costs more than running it.
+_PAGE = select(Entry.seq, *SUMMARY_COLUMNS).where(col(Entry.seq).in_(bindparam("seqs", expanding=True)))
+
+
 def matching_entries(
     session: Session, query: str, *, limit: int = 20, offset: int = 0
-) -> tuple[list[tuple[Entry, str]], int]:
-    """One page of matches, best first, as (entry, raw snippet), and how many match: only that
-    page is loaded and given snippets."""
+) -> tuple[list[tuple[Row, str]], int]:
+    """One page of matches, best first, as (row of SUMMARY_COLUMNS, raw snippet), and how many
+    match: only that page is read and given snippets."""
     rows, total = _matches(session, query, limit=limit, offset=offset)
     if not rows:
         return [], total
-    entries = {e.seq: e for e in session.exec(select(Entry).where(col(Entry.seq).in_([r[0] for r in rows])))}
+    entries = {e.seq: e for e in session.connection().execute(_PAGE, {"seqs": [r[0] for r in rows]})}
     return [(e, snippet) for seq, _, snippet in rows if (e := entries.get(seq)) is not None], total
 
 
