@@ -78,6 +78,9 @@ def compiled(pattern: str):
         return None  # validated on import; a pattern the engine still refuses never matches
 
 
+_LATEST = select(func.max(Entry.changed))  # built once: run before every lookup
+
+
 class LookupIndex:
     def __init__(self) -> None:
         self.entries: dict[str, IndexedEntry] = {}
@@ -141,7 +144,7 @@ class LookupIndex:
 
     def refresh(self, session: Session) -> None:
         """Index every entry created or changed since the last refresh (one query when none)."""
-        latest = session.exec(select(func.max(Entry.changed))).one() or 0
+        latest = session.connection().execute(_LATEST).scalar() or 0
         if latest <= self.watermark:
             return
         with self._lock:

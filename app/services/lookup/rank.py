@@ -15,7 +15,8 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlmodel import Session, col, select
+from sqlalchemy import bindparam, select
+from sqlmodel import Session, col
 
 from app.models import Entry
 from app.schemas.common import Text
@@ -211,6 +212,12 @@ def _result_key(index: LookupIndex, text: str, limit: int, versions: dict[str, s
     return index.result_key(index.watermark, text[:MAX_TEXT], limit, tuple(sorted((versions or {}).items())))
 
 
+# Built once: composing the statement again for each lookup costs more than running it.
+_TITLES = select(Entry.id, Entry.title_en, Entry.title_zh).where(
+    col(Entry.id).in_(bindparam("ids", expanding=True))
+)
+
+
 def _titled(session: Session, ranked: list[tuple[str, float]]) -> tuple[Match, ...]:
     """The matches with their titles, read for these few entries only: the index holds no
     titles (they would be a tenth of its memory)."""
@@ -218,9 +225,7 @@ def _titled(session: Session, ranked: list[tuple[str, float]]) -> tuple[Match, .
         return ()
     titles = {
         entry_id: Text(en=en, zh=zh)
-        for entry_id, en, zh in session.exec(
-            select(Entry.id, Entry.title_en, Entry.title_zh).where(col(Entry.id).in_([i for i, _ in ranked]))
-        )
+        for entry_id, en, zh in session.connection().execute(_TITLES, {"ids": [i for i, _ in ranked]})
     }
     return tuple(
         Match(id=entry_id, title=titles[entry_id], score=score, url=entry_url(entry_id))
