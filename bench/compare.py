@@ -349,7 +349,8 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
     ds_db = work / "ds.db"
     datasette_db(serving, ds_db)
     conn = sqlite3.connect(serving)
-    everything = conn.execute("SELECT id, seq FROM entry ORDER BY seq").fetchall()
+    # Canonical entries only: an alias (merged by the import rules) answers with a redirect.
+    everything = conn.execute("SELECT id, seq FROM entry WHERE canonical_id IS NULL ORDER BY seq").fetchall()
     conn.close()
     rng = random.Random(size)
     chosen = rng.sample(everything, min(1000, len(everything)))
