@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     rate_limit_window: int = Field(60, ge=1)
     # Largest accepted request body for submissions and lookups, in bytes.
     max_body_bytes: int = Field(64 * 1024, ge=1)
+    # Threads per process that run routes touching the database; each keeps one pooled
+    # connection, so that no request under load opens a connection of its own.
+    threads: int = Field(16, ge=1, le=256)
     # SQLite: how long a writer waits for the lock before giving up, in milliseconds.
     busy_timeout_ms: int = Field(30_000, ge=0)
     # Build the lookup index in the background at start, so the first paste does not wait.

@@ -13,7 +13,16 @@ from app.config import Settings
 
 
 def make_engine(settings: Settings) -> Engine:
-    return backends.make_engine(settings.database_url, busy_timeout_ms=settings.busy_timeout_ms)
+    """A pool of one connection per route thread, and as many again for a thread that holds
+    two sessions at once; SQLAlchemy's default (5, then connections opened and closed per
+    use) had most requests under load open a connection of their own, which cost more than
+    the request (a SQLite connect runs its pragmas; a PostgreSQL one authenticates)."""
+    return backends.make_engine(
+        settings.database_url,
+        busy_timeout_ms=settings.busy_timeout_ms,
+        pool_size=settings.threads,
+        max_overflow=settings.threads,
+    )
 
 
 @contextmanager
@@ -45,9 +54,11 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
     dependency in a worker thread, entering and leaving it once each, two hand-overs that
     cost more than the request's own work when the answer is cached. Making a session opens
     nothing (the connection is taken at the first query, in the route's thread); closing it
-    hands the connection back to the pool."""
+    hands the connection back to the pool, as soon as the route returns (scope "function"),
+    not after the response is sent: requests in flight then hold no more connections than
+    there are route threads, which the pool keeps open."""
     with read_session(request.app.state.engine) as session:
         yield session
 
 
-SessionDep = Annotated[Session, Depends(get_session)]
+SessionDep = Annotated[Session, Depends(get_session, scope="function")]

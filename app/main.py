@@ -5,6 +5,7 @@ import threading
 from contextlib import asynccontextmanager
 
 import anyio
+import anyio.to_thread
 from fastapi import FastAPI
 
 from app import malloc
@@ -50,6 +51,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        # Sync routes run in anyio's threads: as many as the pool holds connections (40 by
+        # default; one process gains nothing from more than a few under the interpreter lock).
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         if settings.warm_lookup_index:
             threading.Thread(target=_warm, args=(app,), name="warm-lookup-index", daemon=True).start()
         async with anyio.create_task_group() as tasks:

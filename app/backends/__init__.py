@@ -48,8 +48,10 @@ def database_file(url: str) -> Path | None:
     return for_url(url).database_path(url) if for_url(url).__name__.endswith("sqlite") else None
 
 
-def make_engine(url: str, *, busy_timeout_ms: int) -> Engine:
-    return for_url(url).make_engine(url, busy_timeout_ms=busy_timeout_ms)
+def make_engine(url: str, *, busy_timeout_ms: int, pool_size: int, max_overflow: int) -> Engine:
+    return for_url(url).make_engine(
+        url, busy_timeout_ms=busy_timeout_ms, pool_size=pool_size, max_overflow=max_overflow
+    )
 
 
 def begin_write(session: Session) -> None:

@@ -30,11 +30,17 @@ def engine_url(url: str) -> str:
     return f"{DRIVER}://{rest}" if scheme in ("postgresql", "postgres") else url
 
 
-def make_engine(url: str, *, busy_timeout_ms: int) -> Engine:
+def make_engine(url: str, *, busy_timeout_ms: int, pool_size: int, max_overflow: int) -> Engine:
     # UTC sessions, so naive timestamps read back as what was written; a writer waits for a
     # lock as long as a SQLite writer waits for the database, then gives up (503, retry).
     options = f"-c timezone=UTC -c lock_timeout={int(busy_timeout_ms)}"
-    return create_engine(engine_url(url), pool_pre_ping=True, connect_args={"options": options})
+    return create_engine(
+        engine_url(url),
+        pool_pre_ping=True,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        connect_args={"options": options},
+    )
 
 
 def begin_write(session: Session) -> None:

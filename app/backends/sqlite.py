@@ -20,11 +20,13 @@ from app.backends.text import (
 )
 
 
-def make_engine(url: str, *, busy_timeout_ms: int) -> Engine:
+def make_engine(url: str, *, busy_timeout_ms: int, pool_size: int, max_overflow: int) -> Engine:
     path = database_path(url)
-    if path is not None:
+    sizes = {}
+    if path is not None:  # a database in memory keeps SQLAlchemy's own pool, which takes no sizes
         path.parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        sizes = {"pool_size": pool_size, "max_overflow": max_overflow}
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **sizes)
     configure_engine(engine, busy_timeout_ms=busy_timeout_ms)
     return engine
 

@@ -1,0 +1,31 @@
+"""Under load, routes reuse the pool's connections: a request that opened a connection of its
+own (a SQLite connect and its pragmas, a PostgreSQL login) cost more than its answer."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from app.main import create_app
+from tests.conftest import make_settings
+
+THREADS = 8  # above SQLAlchemy's default pool of 5, so the default would open more
+
+
+def test_concurrent_requests_open_no_connection_past_the_first_round(shipped_database):
+    app = create_app(make_settings(shipped_database, threads=THREADS))
+    opened: list[object] = []
+    event.listen(app.state.engine, "connect", lambda dbapi_connection, record: opened.append(record))
+
+    with TestClient(app) as client, ThreadPoolExecutor(4 * THREADS) as clients:
+
+        def search(n: int) -> int:
+            # A new URL each time, so every request runs the route and its queries.
+            return client.get("/api/v1/errors", params={"q": "memory", "limit": 5, "n": n}).status_code
+
+        assert set(clients.map(search, range(8 * THREADS))) == {200}
+        first_round = len(opened)
+        assert 1 <= first_round <= THREADS  # one connection per route thread at most
+
+        assert set(clients.map(search, range(8 * THREADS, 40 * THREADS))) == {200}
+        assert len(opened) == first_round
