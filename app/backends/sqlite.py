@@ -4,6 +4,7 @@ app/backends/postgres.py provides the same functions; app/backends/__init__.py p
 """
 
 import sqlite3
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, func, select, text
@@ -16,7 +17,6 @@ from app.backends.text import (
     cjk_pairs,
     marked_snippet,
     split_scripts,
-    total_of_page,
 )
 
 
@@ -149,7 +149,7 @@ def integrity_check(conn: Connection) -> str:
 #   entry_fts        trigrams: substrings, for a query whose words match nothing whole
 
 INDEX_TABLES = ("entry_fts_words", "entry_fts_cjk", "entry_fts")
-_WEIGHTS = "10.0, 6.0, 1.0"  # title, signature, body
+_WEIGHTS = ", 10.0, 6.0, 1.0"  # title, signature, body: bm25's arguments after the table
 
 
 def delete_index_row(conn: Connection, rowid: int) -> None:
@@ -190,17 +190,79 @@ def _quoted(term: str) -> str:
 
 Hits = tuple[list[tuple[int, float, str]], int]
 
+# bm25 gives no weight to a word that more than half of the entries hold (FTS5 floors its
+# idf at 1e-6), so a query of nothing else has no ranking worth scoring every match for: at
+# 100,000 entries "a" matched 52,607; scoring them took 55 ms, counting them and listing a
+# page 2 ms. Such a query lists entries holding the words in the title first, then in the
+# title and signature, then anywhere, each tier in index order. Below this many matches,
+# scoring costs about a millisecond, and small bases keep their ranking.
+LISTED_FROM = 1000
+_TIERS = (
+    "{{title}} : ({m})",
+    "{{title signature}} : ({m}) NOT {{title}} : ({m})",
+    "({m}) NOT {{title signature}} : ({m})",
+)
+
+
+@dataclass(frozen=True)
+class _Query:
+    """`table MATCH :match`, and `more` conditions on rowid with their own parameters."""
+
+    table: str
+    match: str
+    weights: str  # bm25's, one per column
+    more: str = ""
+    more_params: dict = field(default_factory=dict)
+    every_word: bool = True  # each match holds every term (AND), so each term is at least as common
+    fields: bool = True  # the table has title, signature and body columns (not the CJK pairs)
+
+    def where(self, match: str) -> tuple[str, dict]:
+        return f"{self.table} MATCH :match{self.more}", {"match": match, **self.more_params}
+
+
+def _count(conn: Connection, query: _Query, match: str) -> int:
+    where, params = query.where(match)
+    return conn.execute(text(f"SELECT count(*) FROM {query.table} WHERE {where}"), params).scalar_one()
+
+
+def _listed(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
+    """A page of the tiers, each in rowid order (the index's own order: no sort, and the scan
+    stops at the page); a tier wholly before the page is counted, not read."""
+    tiers = [t.format(m=query.match) for t in _TIERS] if query.fields else [query.match]
+    rows: list[tuple[int, float]] = []
+    skip = offset
+    for tier in tiers:
+        where, params = query.where(tier)
+        sql = f"SELECT rowid, 0.0 FROM {query.table} WHERE {where} ORDER BY rowid LIMIT :limit OFFSET :offset"
+        got = conn.execute(text(sql), {**params, "limit": limit - len(rows), "offset": skip}).all()
+        rows += got
+        if len(rows) == limit:
+            break
+        skip = 0 if got else skip - (_count(conn, query, tier) if skip else 0)
+    return rows
+
+
+def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
+    where, params = query.where(query.match)
+    sql = (
+        f"SELECT rowid, bm25({query.table}{query.weights}) AS score FROM {query.table} WHERE {where} "
+        "ORDER BY score, rowid LIMIT :limit OFFSET :offset"  # ties in a fixed order: pages never overlap
+    )
+    return conn.execute(text(sql), {**params, "limit": limit, "offset": offset}).all()
+
 
 def _run(
-    conn: Connection, select_sql: str, count_sql: str, params: dict, terms: list[str], *, whole_words: bool
+    conn: Connection, query: _Query, terms: list[str], *, limit: int, offset: int, whole_words: bool
 ) -> Hits:
-    """One page of (rowid, score), then the snippets of that page only: snippet() in the
-    ranking query would be computed for every match before the sort keeps twenty, and it
-    tokenises each whole text again, which costs more than the ranking."""
-    rows = conn.execute(text(select_sql + " LIMIT :limit OFFSET :offset"), params).all()
-    total = total_of_page(rows, params["limit"], params["offset"])
-    if total is None:
-        total = conn.execute(text(count_sql), params).scalar_one()
+    """How many match, one page of (rowid, score), then the snippets of that page only:
+    snippet() in the ranking query would be computed for every match before the sort keeps
+    twenty, and it tokenises each whole text again, which costs more than the ranking."""
+    total = _count(conn, query, query.match)
+    if not total:
+        return [], 0
+    size = conn.execute(text(f"SELECT rowid FROM {query.table} ORDER BY rowid DESC LIMIT 1")).scalar() or 0
+    common = query.every_word and total > max(LISTED_FROM, size / 2)  # rowids are entry seqs: size at most
+    rows = (_listed if common else _ranked)(conn, query, limit, offset)
     if not rows:
         return [], total
     texts = {
@@ -218,43 +280,29 @@ def _run(
 
 
 def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int) -> Hits:
-    """(rowid, bm25 score, snippet) of entries holding the words, best first, and how many.
+    """(rowid, score: lower is better, snippet) of entries holding the words, best first, and how many.
 
     Latin-script terms match whole words (an identifier such as gpu_memory_utilization is
     a phrase of its parts); Chinese terms match through their character pairs.
     """
     joiner = " OR " if any_term else " AND "
     latin, chinese = split_scripts(terms)
-    params: dict = {"limit": limit, "offset": offset}
-    if chinese:
-        params["pairs"] = joiner.join(
-            "(" + " AND ".join(_quoted(p) for p in dict.fromkeys(cjk_pairs(t))) + ")" for t in chinese
-        )
+    pairs = joiner.join(
+        "(" + " AND ".join(_quoted(p) for p in dict.fromkeys(cjk_pairs(t))) + ")" for t in chinese
+    )
+    page = {"limit": limit, "offset": offset, "whole_words": True}
     if latin:
-        params["words"] = joiner.join(_quoted(t) for t in latin)
-        where = "entry_fts_words MATCH :words"
+        more, more_params = "", {}
         if chinese and not any_term:  # FTS5 cannot OR a MATCH with another condition
-            where += " AND rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
-        return _run(
-            conn,
-            f"SELECT rowid, bm25(entry_fts_words, {_WEIGHTS}) AS score FROM entry_fts_words WHERE {where} "
-            "ORDER BY score, rowid",  # ties in a fixed order, so pages never overlap
-            f"SELECT count(*) FROM entry_fts_words WHERE {where}",
-            params,
-            terms,
-            whole_words=True,
-        )
+            more = " AND rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
+            more_params = {"pairs": pairs}
+        words = joiner.join(_quoted(t) for t in latin)
+        query = _Query("entry_fts_words", words, _WEIGHTS, more, more_params, every_word=not any_term)
+        return _run(conn, query, terms, **page)
     if not chinese:
         return [], 0
-    return _run(
-        conn,
-        "SELECT rowid, bm25(entry_fts_cjk) AS score FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs "
-        "ORDER BY score, rowid",
-        "SELECT count(*) FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs",
-        params,
-        chinese,
-        whole_words=True,
-    )
+    query = _Query("entry_fts_cjk", pairs, "", every_word=not any_term, fields=False)
+    return _run(conn, query, chinese, **page)
 
 
 def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset: int) -> Hits:
@@ -262,12 +310,5 @@ def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset:
     long_terms = [t for t in terms if len(t) >= MIN_TRIGRAM]
     if not long_terms:
         return [], 0
-    return _run(
-        conn,
-        f"SELECT rowid, bm25(entry_fts, {_WEIGHTS}) AS score FROM entry_fts WHERE entry_fts MATCH :match "
-        "ORDER BY score, rowid",
-        "SELECT count(*) FROM entry_fts WHERE entry_fts MATCH :match",
-        {"match": " AND ".join(_quoted(t) for t in long_terms), "limit": limit, "offset": offset},
-        long_terms,
-        whole_words=False,
-    )
+    query = _Query("entry_fts", " AND ".join(_quoted(t) for t in long_terms), _WEIGHTS)
+    return _run(conn, query, long_terms, limit=limit, offset=offset, whole_words=False)
