@@ -17,17 +17,23 @@ PY=${PYTHON:-$ROOT/.venv/bin/python}
 export PYTHONPATH=$ROOT
 mkdir -p "$BENCH_DIR"
 
+missing=()
 for tool in wrk nginx taskset; do
   if ! command -v "$tool" >/dev/null && ! [ -x "/usr/sbin/$tool" ]; then
-    case $tool in nginx) pkg=nginx-light ;; taskset) pkg=util-linux ;; *) pkg=$tool ;; esac
-    apt-get install -y -q "$pkg" >/dev/null
+    case $tool in nginx) missing+=(nginx-light) ;; taskset) missing+=(util-linux) ;; *) missing+=("$tool") ;; esac
   fi
 done
+if ((${#missing[@]})); then
+  # A fresh machine has no package lists yet.
+  apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
+fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 if ! [ -x "$BENCH_DIR/datasette-venv/bin/datasette" ]; then
   python3 -m venv "$BENCH_DIR/datasette-venv"
-  "$BENCH_DIR/datasette-venv/bin/pip" install -q "datasette>=0.65,<1"
+  # Without this checkout on its path, where pip would take errata for one of its packages.
+  env -u PYTHONPATH "$BENCH_DIR/datasette-venv/bin/pip" install -q "datasette>=0.65,<1"
 fi
 
 dbs=()
