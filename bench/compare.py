@@ -520,7 +520,7 @@ def main() -> None:
     parser.add_argument(
         "--visibility", action="store_true", help="time a report through nginx's cache (first size)"
     )
-    parser.add_argument("--workers", action="store_true", help="compare --workers 2 with one (first size)")
+    parser.add_argument("--workers", action="store_true", help="compare --workers 2 with one (every size)")
     args = parser.parse_args()
     results = []
     for db in args.db:
@@ -528,7 +528,7 @@ def main() -> None:
         size = conn.execute("SELECT count(*) FROM entry").fetchone()[0]
         conn.close()
         results.append(measure_size(args, size, db, args.work))
-        args.visibility = args.workers = False  # measured once, at the first size
+        args.visibility = False  # measured once, at the first size
     if len(results) > 1:
         compare_sizes(args.work / str(results[0]["size"]), args.work / str(results[-1]["size"]), args.seconds)
 
