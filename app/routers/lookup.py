@@ -19,6 +19,7 @@ from app.services.entries.read import get_entry
 from app.services.lookup import pastes
 from app.services.lookup.rank import Match, lookup, remembered
 from app.web.deps import LangDep
+from app.web.entry_cache import reply_key, serve_form
 from app.web.templating import render_page
 
 api_router = APIRouter(prefix="/api/v1", tags=["lookup"])
@@ -53,22 +54,26 @@ async def lookup_error(body: LookupIn, request: Request):
     """Ranked entries for a pasted error, best first; an empty list when nothing fits."""
     _check_size(body.text)
     # A paste ranked before, against an index nothing has changed since, is answered here on
-    # the event loop after one stamp query, as app.web.fastpath answers entries (a worker
-    # thread, a session and its transaction cost ten times the answer); anything else is
-    # ranked in a worker thread.
+    # the event loop after one stamp query (a worker thread, a session and its transaction
+    # cost ten times the answer); anything else is ranked in a worker thread. The answer is
+    # kept, as a list is, against the stamp read before ranking: the same body again is
+    # answered by app.web.fastpath until any entry changes.
     state = request.app.state
+    stamp = state.read_stamp(())
     matches = None
-    if state.read_stamp(())[1] <= state.lookup_index.watermark:
+    if stamp[1] <= state.lookup_index.watermark:
         matches = remembered(state.lookup_index, body.text, limit=body.limit, versions=body.versions)
     if matches is None:
         matches = await run_in_threadpool(_ranked, request, body)
-    return json_response(
+    response = json_response(
         {
             "matches": [
                 {"id": m.id, "title": m.title.model_dump(), "score": m.score, "url": m.url} for m in matches
             ]
         }
     )
+    key = reply_key(request.scope, await request.body())
+    return serve_form(request, response, (), stamp, state.list_forms, key=key)
 
 
 def _results_url(request: Request, text: str) -> str:

@@ -63,6 +63,11 @@ def form_key(scope: Scope) -> FormKey:
     )
 
 
+def reply_key(scope: Scope, body: bytes) -> FormKey:
+    """What an answer to a POST that only reads (a lookup) depends on: its URL and its body."""
+    return (*form_key(scope), hashlib.blake2b(body, digest_size=16).digest())
+
+
 def etag_for(key: FormKey, stamp: Stamp) -> str:
     digest = hashlib.blake2b(f"{build_id()}|{key}|{stamp}".encode(), digest_size=12)
     return f'W/"{digest.hexdigest()}"'
@@ -118,11 +123,16 @@ class Form:
     keeper: "FormCache | None" = field(default=None, init=False, repr=False)
 
     @classmethod
-    def of(cls, response: Response, key: FormKey, ids: tuple[str, ...], stamp: Stamp) -> "Form":
+    def of(
+        cls, response: Response, key: FormKey, ids: tuple[str, ...], stamp: Stamp, *, shared: bool = True
+    ) -> "Form":
+        """`shared`: a GET that caches may keep and revalidate (ETag, Cache-Control); the
+        answer to a POST gets neither, and is never a 304."""
         body = bytes(response.body)
-        etag = etag_for(key, stamp)
+        etag = etag_for(key, stamp) if shared else ""
         kept = {k: v for k, v in response.headers.items() if k.lower() not in _RECOMPUTED}
-        common = {"etag": etag, "cache-control": CACHE_CONTROL, "vary": "Accept-Encoding"}
+        common = {"etag": etag, "cache-control": CACHE_CONTROL} if shared else {}
+        common["vary"] = "Accept-Encoding"
         return cls(
             key=key,
             ids=ids,
@@ -159,7 +169,7 @@ class Form:
         """Answer the request in `scope`: 304 for a current copy, else gzipped or plain;
         for HEAD the same headers (Content-Length too) and no body."""
         headers = Headers(scope=scope)
-        if etag_matches(headers.get("if-none-match"), self.etag):
+        if self.etag and etag_matches(headers.get("if-none-match"), self.etag):
             status, raw, body = 304, self.not_modified_headers, b""
         elif accepts_gzip(headers.get("accept-encoding")) and (zipped := self.gzip()) is not None:
             status, (body, raw) = self.status, zipped
@@ -184,12 +194,20 @@ class FormResponse(Response):
 
 
 def serve_form(
-    request: Request, response: Response, ids: tuple[str, ...], stamp: Stamp, keep: "FormCache | None"
+    request: Request,
+    response: Response,
+    ids: tuple[str, ...],
+    stamp: Stamp,
+    keep: "FormCache | None",
+    *,
+    key: FormKey | None = None,
 ) -> FormResponse:
     """Answer with `response` as a form current at `stamp` (read before the data was), kept in
-    `keep` for the requests after; 304 when the client's copy is current already."""
-    key = form_key(request.scope)
-    form = Form.of(response, key, ids, stamp)
+    `keep` for the requests after; 304 when the client's copy is current already. A `key`
+    given is a POST's (`reply_key`): its form has no ETag and no Cache-Control."""
+    shared = key is None
+    key = form_key(request.scope) if shared else key
+    form = Form.of(response, key, ids, stamp, shared=shared)
     if keep is not None:
         keep.put(key, form)
     return FormResponse(form)

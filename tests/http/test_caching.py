@@ -308,3 +308,33 @@ def test_search_results_are_kept_until_any_entry_changes(shipped_client):
     assert after.status_code == 200
     hit = next(e for e in after.json()["data"] if e["id"] == entry_id)
     assert hit["evidence_count"] == first["data"][0]["evidence_count"] + 1
+
+
+def test_a_paste_asked_again_is_answered_before_routing_until_any_entry_changes(shipped_client):
+    paste = {"text": shipped_client.get(f"/errors/{SEED_ID}.json").json()["signature"], "limit": 1}
+    first = shipped_client.post("/api/v1/lookup", json=paste)
+    assert first.json()["matches"][0]["id"] == SEED_ID
+    # A POST's answer is not for shared caches, and never a 304.
+    assert "etag" not in first.headers and "cache-control" not in first.headers
+    # With the ranking's own memory gone, the route would rank again (and query the titles):
+    # the kept reply answers before routing.
+    shipped_client.app.state.lookup_index._results.clear()
+    with counting(shipped_client) as (orm, stamps):
+        again = shipped_client.post("/api/v1/lookup", json=paste, headers={"If-None-Match": "*"})
+    assert again.status_code == 200 and again.json() == first.json()
+    assert _rows(orm) == [] and stamps == [()]
+    wider = shipped_client.post("/api/v1/lookup", json={**paste, "limit": 50}).json()["matches"]
+    assert wider[:1] == first.json()["matches"] and len(wider) > 1  # its own answer, not the first's
+    listed = shipped_client.get("/api/v1/errors?limit=8").json()["data"]
+    signatures = [shipped_client.get(f"/errors/{e['id']}.json").json()["signature"] for e in listed]
+    big = {"text": "\n".join(signatures), "limit": 50}
+    for _ in range(2):  # ranked, then kept: gzip for a client that asks, either way
+        plain = shipped_client.post("/api/v1/lookup", json=big, headers={"Accept-Encoding": "identity"})
+        zipped = shipped_client.post("/api/v1/lookup", json=big, headers={"Accept-Encoding": "gzip"})
+        assert len(plain.content) > 1024 and "content-encoding" not in plain.headers
+        assert zipped.headers["content-encoding"] == "gzip" and zipped.json() == plain.json()
+    # Any write renews the kept answers: the next asking ranks again against the index.
+    shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json={"outcome": "worked"})
+    with counting(shipped_client) as (orm, stamps):
+        after = shipped_client.post("/api/v1/lookup", json=paste)
+    assert after.json() == first.json() and _rows(orm) != []
