@@ -214,24 +214,45 @@ def serve_form(
 
 
 class FormCache:
-    """Least recently used forms up to a byte budget, shared by the threads of one process.
-    Each form is counted at what it held when it was put, plus its gzipped copy once made."""
+    """Forms up to a byte budget, shared by the threads of one process: a segmented LRU. A
+    form comes in on probation and is protected once it is asked for again; the protected
+    part holds at most four fifths of the budget, its least recently used forms going back
+    on probation, and room is made from probation first. So a run of forms asked once (a
+    crawler reading every entry, searches or pastes nobody repeats) churns the probation only,
+    never the forms people keep asking for. Each form is counted at what it held when it was
+    put, plus its gzipped copy once made."""
+
+    PROTECTED_SHARE = 0.8
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self._forms: OrderedDict[FormKey, tuple[Form, int]] = OrderedDict()  # form, bytes counted
+        self._protected_max = int(max_bytes * self.PROTECTED_SHARE)
+        # form, bytes counted; least recently used first
+        self._probation: OrderedDict[FormKey, tuple[Form, int]] = OrderedDict()
+        self._protected: OrderedDict[FormKey, tuple[Form, int]] = OrderedDict()
         self._bytes = 0
+        self._protected_bytes = 0
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return len(self._forms)
+        return len(self._probation) + len(self._protected)
+
+    def __contains__(self, key: FormKey) -> bool:
+        """Whether `key` is kept, without counting as asking for it."""
+        return key in self._protected or key in self._probation
 
     def get(self, key: FormKey) -> Form | None:
         with self._lock:
-            kept = self._forms.get(key)
+            kept = self._protected.get(key)
+            if kept is not None:
+                self._protected.move_to_end(key)
+                return kept[0]
+            kept = self._probation.pop(key, None)
             if kept is None:
                 return None
-            self._forms.move_to_end(key)
+            self._protected[key] = kept
+            self._protected_bytes += kept[1]
+            self._evict()
             return kept[0]
 
     @staticmethod
@@ -245,12 +266,19 @@ class FormCache:
         if cost > self.max_bytes:
             return
         with self._lock:
-            previous = self._forms.pop(key, None)
+            # A form rendered again (its entry changed) keeps the place its key had earned.
+            previous = self._protected.pop(key, None)
+            protected = previous is not None
+            if protected:
+                self._protected_bytes -= previous[1]
+            else:
+                previous = self._probation.pop(key, None)
             if previous is not None:
                 self._bytes -= previous[1]
             form.keeper = self
-            self._forms[key] = (form, cost)
+            (self._protected if protected else self._probation)[key] = (form, cost)
             self._bytes += cost
+            self._protected_bytes += cost if protected else 0
             self._evict()
 
     def keep_gzip(self, form: Form, gzipped: tuple[bytes, list[tuple[bytes, bytes]]]) -> None:
@@ -260,14 +288,25 @@ class FormCache:
             if form.gzipped is not None:
                 return  # another thread made it first
             form.gzipped = gzipped
-            kept = self._forms.get(form.key)
-            if kept is not None and kept[0] is form:
-                grown = self.cost(form)
-                self._forms[form.key] = (form, grown)
-                self._bytes += grown - kept[1]
-                self._evict()
+            for segment in (self._protected, self._probation):
+                kept = segment.get(form.key)
+                if kept is not None and kept[0] is form:
+                    grown = self.cost(form)
+                    segment[form.key] = (form, grown)  # in the place it had
+                    self._bytes += grown - kept[1]
+                    if segment is self._protected:
+                        self._protected_bytes += grown - kept[1]
+                    self._evict()
+                    return
 
     def _evict(self) -> None:
+        while self._protected_bytes > self._protected_max:
+            key, kept = self._protected.popitem(last=False)
+            self._protected_bytes -= kept[1]
+            self._probation[key] = kept  # the most recent on probation
         while self._bytes > self.max_bytes:
-            _, (_, counted) = self._forms.popitem(last=False)
+            segment = self._probation or self._protected
+            _, (_, counted) = segment.popitem(last=False)
             self._bytes -= counted
+            if segment is self._protected:
+                self._protected_bytes -= counted

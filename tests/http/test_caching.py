@@ -220,19 +220,24 @@ def test_a_full_cache_drops_the_entries_read_longest_ago(shipped_settings):
             assert (_rows(orm) == []) == kept, entry_id
 
 
-def test_the_entry_cache_keeps_within_its_byte_budget_and_evicts_the_least_recently_used(shipped_client):
-    ids = [e["id"] for e in shipped_client.get("/api/v1/errors?limit=12").json()["data"]]
+def _markdown_forms(client: TestClient, count: int) -> list[tuple[tuple, Form]]:
     forms = []
-    for entry_id in ids:
-        page = shipped_client.get(f"/errors/{entry_id}.md")
-        key = ("http", "testserver", "", f"/errors/{entry_id}.md", b"")
+    for entry in client.get(f"/api/v1/errors?limit={count}").json()["data"]:
+        page = client.get(f"/errors/{entry['id']}.md")
+        key = ("http", "testserver", "", f"/errors/{entry['id']}.md", b"")
         response = Response(page.content, media_type=page.headers["content-type"])
-        forms.append((key, Form.of(response, key, (entry_id,), (1, 1))))
+        forms.append((key, Form.of(response, key, (entry["id"],), (1, 1))))
+    return forms
 
-    def held(form):  # the bytes a kept form holds: the page and its gzip
-        return len(form.body) + len(form.gzipped[0] if form.gzipped else b"")
 
-    budget = 4 * max(held(form) for _, form in forms)
+def _held(cache: FormCache, forms) -> int:
+    """The bytes the kept forms hold: their pages and gzips."""
+    return sum(len(f.body) + len(f.gzipped[0] if f.gzipped else b"") for k, f in forms if k in cache)
+
+
+def test_the_entry_cache_keeps_within_its_byte_budget_and_evicts_the_least_recently_used(shipped_client):
+    forms = _markdown_forms(shipped_client, 12)
+    budget = 4 * max(len(form.body) for _, form in forms)
     cache = FormCache(budget)
     queue = iter(forms)
 
@@ -245,15 +250,39 @@ def test_the_entry_cache_keeps_within_its_byte_budget_and_evicts_the_least_recen
 
     newest = fill()
     put = [key for key, _ in forms[: [key for key, _ in forms].index(newest) + 1]]
-    kept = [key for key in put if cache.get(key) is not None]  # read in the order they were put
-    assert 2 <= len(kept) < len(put) and kept == put[-len(kept) :]
-    assert sum(held(cache.get(key)) for key in kept) <= budget
-    cache.get(kept[0])  # read again, the oldest is now the most recently used
+    kept = [key for key in put if key in cache]
+    assert 2 <= len(kept) < len(put) and kept == put[-len(kept) :]  # the oldest went first
+    assert _held(cache, forms) <= budget
+    cache.get(kept[0])  # asked again, the oldest is now the most recently used
     assert fill() is not None
-    assert cache.get(kept[0]) is not None and cache.get(kept[1]) is None
+    assert kept[0] in cache and kept[1] not in cache
     for key, form in queue:
         cache.put(key, form)
-    assert sum(held(form) for key, _ in forms if (form := cache.get(key))) <= budget
+    assert _held(cache, forms) <= budget
+
+
+def test_forms_asked_for_again_outlast_a_run_of_forms_asked_once(shipped_client):
+    """A crawler reading every entry once, or searches nobody repeats, must not push out
+    the pages people keep reading."""
+    forms = _markdown_forms(shipped_client, 40)
+    budget = 8 * max(len(form.body) for _, form in forms)
+    cache = FormCache(budget)
+    hot, cold = forms[:3], forms[3:]
+    for key, form in hot:
+        cache.put(key, form)
+        assert cache.get(key) is form  # asked for again
+    for key, form in cold:  # many times the budget, each asked for once
+        cache.put(key, form)
+    assert all(key in cache for key, _ in hot)
+    assert cold[0][0] not in cache and cold[-1][0] in cache
+    assert _held(cache, forms) <= budget
+    # The protected part holds four fifths of the budget at most: asked again in turn, the
+    # forms asked longest ago go back on probation, and from there out.
+    for key, form in cold:
+        cache.put(key, form)
+        cache.get(key)
+    assert hot[0][0] not in cache and cold[-1][0] in cache
+    assert _held(cache, forms) <= budget
 
 
 def test_a_full_entry_cache_holds_no_more_memory_than_its_budget(shipped_client):
