@@ -87,6 +87,19 @@ class Server:
             total += int(fields[11]) + int(fields[12])
         return total / TICK
 
+    def settle(self, timeout: float = 30) -> float:
+        """Its CPU seconds once it has stopped working: wrk's closed connections leave
+        requests queued (32 searches are 0.1-0.2 s of work), which would otherwise count
+        in the next run's CPU and latencies rather than in this one's."""
+        last, deadline = self.cpu_seconds(), time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(0.2)
+            now = self.cpu_seconds()
+            if now == last:
+                return now
+            last = now
+        return last
+
     def peak_rss_mb(self) -> float:
         peak = 0
         for pid in self.pids():
@@ -144,7 +157,7 @@ def drive(
         env["UNIQUE"] = "1"
     if bodies:
         env["BODIES"] = str(bodies)
-    before = server.cpu_seconds()
+    before = server.settle()
     out = subprocess.run(
         ["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", ROTATE]
         + [server.url],
@@ -153,7 +166,7 @@ def drive(
         text=True,
         check=True,
     ).stdout
-    cpu = server.cpu_seconds() - before
+    cpu = server.settle() - before
     if "50%" not in out:
         raise SystemExit(f"wrk gave no latencies for {server.name} {paths.name}:\n{out}")
     total = int(re.search(r"(\d+) requests in", out).group(1))
