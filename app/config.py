@@ -24,9 +24,11 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(64 * 1024, ge=1)
     # Threads per process that run routes touching the database; each keeps one pooled
     # connection, so that no request under load opens a connection of its own. Routes are
-    # bound by the interpreter's lock, so more threads add memory (a connection's page
-    # cache each) and no throughput: 8 and 16 served new searches and pastes alike.
-    threads: int = Field(8, ge=1, le=256)
+    # bound by the interpreter's lock, and threads passing it between cores cost CPU: one
+    # process free to use two cores served new searches at 214/s with 8 threads, 285/s
+    # with 2, 326/s with 1 (358 to 372/s pinned to one core, whatever the count). Two, so
+    # that a request waiting on a lock (another process's write) does not stall the rest.
+    threads: int = Field(2, ge=1, le=256)
     # SQLite: how long a writer waits for the lock before giving up, in milliseconds.
     busy_timeout_ms: int = Field(30_000, ge=0)
     # Build the lookup index in the background at start, so the first paste does not wait.

@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         # Sync routes run in anyio's threads: as many as the pool holds connections (40 by
-        # default; one process gains nothing from more than a few under the interpreter lock).
+        # default; see Settings.threads for why a process runs few).
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         if settings.warm_lookup_index:
             threading.Thread(target=_warm, args=(app,), name="warm-lookup-index", daemon=True).start()
