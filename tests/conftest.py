@@ -9,6 +9,7 @@ touch a database once per backend. A test of one backend's own behaviour is mark
 import os
 import shutil
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -45,6 +46,15 @@ if BACKEND not in ("sqlite", "postgresql"):
 
 
 def pytest_collection_modifyitems(config, items):
+    # schemathesis gives the test of every API operation the node id of the one function
+    # (pytest 9 builds ids from the parametrisation, which it does not use); pytest-xdist
+    # schedules by node id, and would run one operation and drop the rest.
+    for item in items:
+        if getattr(item, "operation_label", None) and item.name not in item.nodeid:
+            item._id = type(item.parent.id).parse(f"{item.parent.nodeid}::{item.name}")
+    repeated = [nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1]
+    if repeated:
+        raise pytest.UsageError(f"tests sharing a node id would not all run in parallel: {repeated}")
     if BACKEND == "postgresql":
         reasons = {
             "sqlite_only": "a behaviour of the SQLite backend",
