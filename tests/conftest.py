@@ -46,11 +46,11 @@ if BACKEND not in ("sqlite", "postgresql"):
 
 
 def pytest_collection_modifyitems(config, items):
-    # schemathesis gives the test of every API operation the node id of the one function
-    # (pytest 9 builds ids from the parametrisation, which it does not use); pytest-xdist
-    # schedules by node id, and would run one operation and drop the rest.
+    # A plugin that names its items without pytest's parametrisation (schemathesis, one item
+    # per API operation) leaves them all the node id of the one function; pytest-xdist
+    # schedules by node id, and would run one of them and drop the rest.
     for item in items:
-        if getattr(item, "operation_label", None) and item.name not in item.nodeid:
+        if item.name not in item.nodeid:
             item._id = type(item.parent.id).parse(f"{item.parent.nodeid}::{item.name}")
     repeated = [nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1]
     if repeated:
