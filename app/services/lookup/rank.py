@@ -22,6 +22,7 @@ from app.models import Entry
 from app.schemas.common import Text
 from app.services.entries.versions import covers
 from app.services.lookup.index import IndexedEntry, LookupIndex, compiled
+from app.services.lookup.literals import Haystack, needles
 from app.services.lookup.text import error_lines, tokens
 from app.urls import entry_url
 
@@ -131,7 +132,7 @@ class _Rarity:
         return self._conjunctions[key]
 
 
-def _measure(entry: IndexedEntry, rarity: _Rarity, query: dict[str, float], text: str) -> _Evidence:
+def _measure(entry: IndexedEntry, rarity: _Rarity, query: dict[str, float]) -> _Evidence:
     """Judge the entry by its best phrasing: coverage of that phrasing by the paste, and how
     much of the paste it accounts for (so an entry with many patterns gains nothing by it)."""
     idf = rarity.index.idf
@@ -161,10 +162,18 @@ def _measure(entry: IndexedEntry, rarity: _Rarity, query: dict[str, float], text
     return _Evidence(entry, coverage, explained, specific)
 
 
-def _pattern_hit(entry: IndexedEntry, text: str) -> bool:
-    return bool(text) and any(
-        (regex := compiled(p)) is not None and regex.search(text) for p in entry.patterns
-    )
+def _pattern_hit(entry: IndexedEntry, text: Haystack) -> bool:
+    return bool(text.text) and any(_matches(pattern, text) for pattern in entry.patterns)
+
+
+def _matches(pattern: str, text: Haystack) -> bool:
+    found = needles(pattern)
+    if not text.holds(found):
+        return False  # the paste lacks text every match holds: no need to compile it
+    if found.whole:
+        return True
+    regex = compiled(pattern)
+    return regex is not None and regex.search(text.text) is not None
 
 
 def _score(evidence: _Evidence, most_explained: float, pattern_hit: bool) -> float | None:
@@ -242,8 +251,9 @@ def _rank(
     if not query:
         return []
     rarity = _Rarity(index)
-    measured = [_measure(index.entries[i], rarity, query, strong_text) for i in _gather(index, query)]
+    measured = [_measure(index.entries[i], rarity, query) for i in _gather(index, query)]
     most_explained = max((m.explained for m in measured), default=0.0)
+    haystack = Haystack(strong_text)
     scored: list[tuple[float, IndexedEntry]] = []
     # A score is only bounded until the entry's patterns are run (a match fits an entry of
     # weaker coverage, and adds to its score); below FITS_WITH_PATTERN nothing fits either
@@ -263,7 +273,7 @@ def _rank(
             bound <= best and (bound < max(MIN_SCORE, best * 0.5) or (len(top) == limit and bound < -top[-1]))
         ):
             break
-        score = _score(evidence, most_explained, _pattern_hit(evidence.entry, strong_text))
+        score = _score(evidence, most_explained, _pattern_hit(evidence.entry, haystack))
         if score is not None:
             scored.append((score * factor, evidence.entry))
             bisect.insort(top, -score * factor)
