@@ -220,9 +220,15 @@ class _Query:
         return f"{self.table} MATCH :match{self.more}", {"match": match, **self.more_params}
 
 
+def _rows(conn: Connection, sql: str, params: dict | None = None) -> list[tuple]:
+    """A search query run on the DBAPI connection, in the session's transaction: through
+    SQLAlchemy each of a search's four or five statements costs more than SQLite's work."""
+    return conn.connection.driver_connection.execute(sql, params or {}).fetchall()
+
+
 def _count(conn: Connection, query: _Query, match: str) -> int:
     where, params = query.where(match)
-    return conn.execute(text(f"SELECT count(*) FROM {query.table} WHERE {where}"), params).scalar_one()
+    return _rows(conn, f"SELECT count(*) FROM {query.table} WHERE {where}", params)[0][0]
 
 
 def _listed(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
@@ -234,7 +240,7 @@ def _listed(conn: Connection, query: _Query, limit: int, offset: int) -> list[tu
     for tier in tiers:
         where, params = query.where(tier)
         sql = f"SELECT rowid, 0.0 FROM {query.table} WHERE {where} ORDER BY rowid LIMIT :limit OFFSET :offset"
-        got = conn.execute(text(sql), {**params, "limit": limit - len(rows), "offset": skip}).all()
+        got = _rows(conn, sql, {**params, "limit": limit - len(rows), "offset": skip})
         rows += got
         if len(rows) == limit:
             break
@@ -248,7 +254,7 @@ def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tu
         f"SELECT rowid, bm25({query.table}{query.weights}) AS score FROM {query.table} WHERE {where} "
         "ORDER BY score, rowid LIMIT :limit OFFSET :offset"  # ties in a fixed order: pages never overlap
     )
-    return conn.execute(text(sql), {**params, "limit": limit, "offset": offset}).all()
+    return _rows(conn, sql, {**params, "limit": limit, "offset": offset})
 
 
 def _run(
@@ -260,18 +266,19 @@ def _run(
     total = _count(conn, query, query.match)
     if not total:
         return [], 0
-    size = conn.execute(text(f"SELECT rowid FROM {query.table} ORDER BY rowid DESC LIMIT 1")).scalar() or 0
-    common = query.every_word and total > max(LISTED_FROM, size / 2)  # rowids are entry seqs: size at most
+    common = query.every_word and total > LISTED_FROM
+    if common:  # rowids are entry seqs, so the last is the size at most
+        last = _rows(conn, f"SELECT rowid FROM {query.table} ORDER BY rowid DESC LIMIT 1")
+        common = total > (last[0][0] if last else 0) / 2
     rows = (_listed if common else _ranked)(conn, query, limit, offset)
     if not rows:
         return [], total
     texts = {
         r[0]: (r[1], r[2], r[3])
-        for r in conn.execute(
-            text(
-                "SELECT rowid, signature, title, body FROM entry_fts_words WHERE rowid IN "
-                f"({', '.join(str(int(r[0])) for r in rows)})"
-            )
+        for r in _rows(
+            conn,
+            "SELECT rowid, signature, title, body FROM entry_fts_words WHERE rowid IN "
+            f"({', '.join(str(int(r[0])) for r in rows)})",
         )
     }
     return [
