@@ -105,6 +105,10 @@ class LookupIndex:
             found = memo[token] = self.idf_at(df) if df else 0.0
         return found
 
+    def idf_memo(self) -> dict[str, float]:
+        """The idfs counted since the last refresh (`idf` counts the others)."""
+        return self._idf
+
     def idf_at(self, df: float) -> float:
         """The idf of a word that `df` entries hold."""
         return math.log(1 + len(self.entries) / (df + 0.5))

@@ -11,7 +11,6 @@
 """
 
 import bisect
-import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -90,7 +89,8 @@ def _gather(index: LookupIndex, query: dict[str, float]) -> list[str]:
     if len(scores) < CANDIDATES:
         for _, token in sorted(common)[:2]:
             add(token)
-    return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
+    # What heapq.nlargest returns, ties in the same order; sorting in C is faster.
+    return sorted(scores, key=scores.__getitem__, reverse=True)[:CANDIDATES]
 
 
 def _version_factor(entry: IndexedEntry, versions: dict[str, str]) -> float:
@@ -119,6 +119,7 @@ class _Rarity:
         self.index = index
         self.rare_df = max(2.0, DISTINCTIVE_SHARE * len(index))
         self.rare_idf = index.idf_at(self.rare_df)
+        self.idf_memo = index.idf_memo()  # read without a call: a lookup reads thousands
         self._conjunctions: dict[frozenset[str], bool] = {}
 
     def specific(self, held: list[str], idf: Callable[[str], float]) -> bool:
@@ -135,7 +136,7 @@ class _Rarity:
 def _measure(entry: IndexedEntry, rarity: _Rarity, query: dict[str, float]) -> _Evidence:
     """Judge the entry by its best phrasing: coverage of that phrasing by the paste, and how
     much of the paste it accounts for (so an entry with many patterns gains nothing by it)."""
-    idf = rarity.index.idf
+    idf, memo = rarity.index.idf, rarity.idf_memo
     coverage = explained = 0.0
     specific = False
     for weight, words in entry.phrasings:
@@ -145,7 +146,9 @@ def _measure(entry: IndexedEntry, rarity: _Rarity, query: dict[str, float]) -> _
         mass = held = accounted = 0.0
         held_words = []
         for token in words:
-            token_idf = idf(token)
+            token_idf = memo.get(token)
+            if token_idf is None:
+                token_idf = idf(token)
             mass += token_idf
             in_paste = query.get(token)
             if in_paste is not None:
