@@ -5,7 +5,8 @@
    the cost grows far slower than the number of entries).
 3. Score each candidate exactly, by its best phrasing (signature, a pattern's
    alternative, title): how much of it the paste holds, how much of the paste it
-   explains, and whether a pattern matches (RE2: linear time, whatever the input).
+   explains, and whether a pattern matches (RE2: linear time, whatever the input; a
+   pattern is compiled only when the paste holds the text it needs, lookup/literals.py).
 4. Versions the user ran nudge entries whose compatibility rows cover them.
 5. Keep only what really fits: an empty list beats unrelated padding.
 """
