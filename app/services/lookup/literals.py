@@ -93,7 +93,10 @@ _GROUP_OPENING = re.compile(r"\((?:\?:|\?P?<\w+>|\?([a-zA-Z-]*):)?")
 def _alternatives(pattern: str) -> tuple[list[list[str]], bool] | None:
     """The runs of plain text of each top-level alternative that no quantifier makes
     optional (a group's insides may be optional, so they are not read), and whether the
-    pattern is plain text and nothing else; None where nothing is known of an alternative."""
+    pattern is plain text and nothing else; None where nothing is known of an alternative.
+
+    Not lookup.text.alternatives: that one also spreads an inner group over the text around
+    it, which is right for indexing words but not for what a match must hold ("a(bc|d)?e")."""
     options: list[list[str]] = [[]]
     run: list[str] = []
     depth = 0
@@ -107,6 +110,7 @@ def _alternatives(pattern: str) -> tuple[list[list[str]], bool] | None:
 
     while at < len(pattern):
         char = pattern[at]
+        repeat = _REPEAT.match(pattern, at) if char == "{" else None
         if char == "\\":
             escaped = pattern[at + 1 : at + 2]
             if escaped and not escaped.isalnum() and escaped.isascii():
@@ -127,10 +131,9 @@ def _alternatives(pattern: str) -> tuple[list[list[str]], bool] | None:
             cut()
             options.append([])
             end = at + 1
-        elif char in "?*" or char == "{" and _REPEAT.match(pattern, at):
+        elif char in "?*" or repeat:
             if depth == 0 and run:
                 run.pop()  # the character before may be left out
-            repeat = _REPEAT.match(pattern, at) if char == "{" else None
             end = repeat.end() if repeat else at + 1
         elif char in "+^$.{}]|":
             end = at + 1
