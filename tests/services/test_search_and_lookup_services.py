@@ -349,9 +349,9 @@ def test_lookup_reads_a_paste_up_to_64_kib_and_no_further(demo):
 def test_a_refresh_waits_for_a_ranking_that_is_reading_the_index(demo):
     """Every write to an entry makes each process re-index it at its next lookup, while other
     threads of the process may be ranking pastes against the same index. Here a ranking is
-    held still in the middle of the index's postings while another thread's refresh
-    re-indexes every entry: the refresh must wait for it, or the ranking reads postings that
-    change under it (Python stops it: "dictionary changed size during iteration")."""
+    held still while it measures its candidates, after gathering them from the postings,
+    while another thread's refresh re-indexes every entry: the refresh must wait for it, or
+    the ranking goes on with candidates and idfs of an index that changed under it."""
     paste = "FrobError: cannot frobnicate widget 42"
     kept = LookupIndex()
     with read_session(demo) as session:
@@ -362,9 +362,9 @@ def test_a_refresh_waits_for_a_ranking_that_is_reading_the_index(demo):
     failures: list[BaseException] = []
 
     def hold_in_the_postings(frame, event, _):
-        # Held once the ranking's loop over a word's postings has taken its first entry.
-        in_postings = event == "line" and "entry_id" in frame.f_locals
-        if in_postings and frame.f_code.co_filename == rank.__file__ and not held.is_set():
+        # Held once the ranking has begun to measure the first candidate's words.
+        measuring = event == "line" and frame.f_code is rank._measure.__code__ and "token" in frame.f_locals
+        if measuring and not held.is_set():
             held.set()
             go_on.wait(timeout=5)
         return hold_in_the_postings
@@ -387,7 +387,7 @@ def test_a_refresh_waits_for_a_ranking_that_is_reading_the_index(demo):
 
     ranking = threading.Thread(target=rank_held)
     ranking.start()
-    assert held.wait(timeout=30), "the ranking never read a word's postings"
+    assert held.wait(timeout=30), "the ranking never measured a candidate"
     refreshing = threading.Thread(target=change_every_entry)
     refreshing.start()
     refreshing.join(timeout=1)
@@ -444,6 +444,7 @@ def _index_of(holdings: dict[str, tuple[str, ...]]) -> LookupIndex:
     index = LookupIndex()
     for entry_id, words in holdings.items():
         index._put(lookup_index.IndexedEntry(id=entry_id, phrasings=((SIGNATURE, words),), patterns=()))
+    index.postings.apply()  # as a refresh does after its load
     return index
 
 

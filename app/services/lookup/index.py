@@ -21,6 +21,7 @@ from sqlmodel import Session, col, select
 
 from app.models import Entry, Pattern, VersionRow
 from app.schemas.common import compile_pattern
+from app.services.lookup.postings import Postings
 from app.services.lookup.text import alternatives, regex_words, tokens
 
 SIGNATURE, PATTERN, TITLE = 1.0, 0.9, 0.6
@@ -84,7 +85,7 @@ _LATEST = select(func.max(Entry.changed))  # built once: run before every lookup
 class LookupIndex:
     def __init__(self) -> None:
         self.entries: dict[str, IndexedEntry] = {}
-        self.postings: dict[str, dict[str, float]] = defaultdict(dict)
+        self.postings = Postings()
         self.watermark = -1
         self._lock = threading.Lock()
         self._results: OrderedDict[tuple, tuple] = OrderedDict()
@@ -101,7 +102,7 @@ class LookupIndex:
         memo = self._idf
         found = memo.get(token)
         if found is None:
-            df = len(self.postings.get(token, ()))
+            df = self.postings.df(token)
             found = memo[token] = self.idf_at(df) if df else 0.0
         return found
 
@@ -116,11 +117,7 @@ class LookupIndex:
     def holding_all(self, words: frozenset[str]) -> int:
         """How many entries hold every one of `words` (one or more): a phrase is only as
         telling as the words' conjunction is rare ("no such file or directory" is in many errors)."""
-        lists = sorted((self.postings.get(t, {}) for t in words), key=len)
-        common = lists[0].keys()
-        for other in lists[1:]:  # smallest first, so each intersection is as small as it gets
-            common = common & other.keys()
-        return len(common)
+        return self.postings.holding_all(words)
 
     @staticmethod
     def result_key(watermark: int, text: str, *rest) -> tuple:
@@ -155,6 +152,7 @@ class LookupIndex:
             if latest <= self.watermark:
                 return
             self._load(session, self.watermark)
+            self.postings.apply()
             self._idf = {}
             self.watermark = latest
             with self._results_lock:
@@ -222,14 +220,11 @@ class LookupIndex:
     def _drop(self, entry_id: str) -> None:
         previous = self.entries.pop(entry_id, None)
         if previous is not None:
-            for token in field_weights(previous.phrasings):
-                self.postings[token].pop(entry_id, None)
+            self.postings.remove(entry_id, field_weights(previous.phrasings))
 
     def _put(self, indexed: IndexedEntry) -> None:
         previous = self.entries.get(indexed.id)
         if previous is not None:
-            for token in field_weights(previous.phrasings):
-                self.postings[token].pop(indexed.id, None)
+            self.postings.remove(indexed.id, field_weights(previous.phrasings))
         self.entries[indexed.id] = indexed
-        for token, weight in field_weights(indexed.phrasings).items():
-            self.postings[token][indexed.id] = weight
+        self.postings.put(indexed.id, field_weights(indexed.phrasings))

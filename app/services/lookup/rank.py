@@ -73,25 +73,19 @@ def _query_weights(text: str) -> tuple[dict[str, float], str]:
 def _gather(index: LookupIndex, query: dict[str, float]) -> list[str]:
     """Candidates through the paste's rarer words; the two rarest common ones help only when
     the rare ones found too few (a paste of nothing but common words)."""
-    scores: dict[str, float] = {}
+    gains: dict[str, float] = {}
     common: list[tuple[int, str]] = []
-
-    def add(token: str) -> None:
-        gain = query[token] * index.idf(token)
-        for entry_id, doc_weight in index.postings[token].items():
-            scores[entry_id] = scores.get(entry_id, 0.0) + gain * doc_weight
-
-    for token in query:
-        size = len(index.postings.get(token, ()))
+    for token, weight in query.items():
+        size = index.postings.df(token)
         if 0 < size <= POSTINGS_CAP:
-            add(token)
+            gains[token] = weight * index.idf(token)
         elif size:
             common.append((size, token))
-    if len(scores) < CANDIDATES:
-        for _, token in sorted(common)[:2]:
-            add(token)
-    # What heapq.nlargest returns, ties in the same order; sorting in C is faster.
-    return sorted(scores, key=scores.__getitem__, reverse=True)[:CANDIDATES]
+    found, holders = index.postings.best(gains, CANDIDATES)
+    if holders < CANDIDATES and common:
+        gains.update((token, query[token] * index.idf(token)) for _, token in sorted(common)[:2])
+        found, _ = index.postings.best(gains, CANDIDATES)
+    return found
 
 
 def _version_factor(entry: IndexedEntry, versions: dict[str, str]) -> float:
