@@ -264,6 +264,35 @@ def test_a_kept_index_answers_as_a_new_one_after_a_merge_and_an_edit(demo, setti
     assert [[i for i, _ in found] for found in after][:2] == [[], [FROB]]  # the old wording is gone
 
 
+def test_what_the_index_memoises_is_counted_again_after_a_refresh(demo, settings, tmp_path):
+    """Word idfs, phrasing masses and how many entries hold a phrase are kept between
+    lookups until the index changes. Here forty new errors print the same three words as the
+    demo entry: a kept index must then weigh them as an index built afresh does (they no
+    longer single the demo entry out), not as it counted them before."""
+    paste = "FrobError: cannot frobnicate widget 42"
+    phrase = frozenset({"cannot", "frobnicate", "widget"})
+    kept = LookupIndex()
+
+    def answers(index: LookupIndex) -> list[tuple[str, float]]:
+        with read_session(demo) as session:
+            return [(m.id, m.score) for m in lookup(session, index, paste)]
+
+    before = answers(kept)
+    assert [i for i, _ in before] == [FROB] and kept.holding_all(phrase) == 1
+    for n in range(40):
+        (tmp_path / f"crowd-{n}.yaml").write_text(
+            f"id: demo/crowd-{n}\ndomain: demo\ncategory: runtime_error\n"
+            f"title: {{en: Crowd error {n}}}\nsignature: 'Crowd{n}Error: cannot frobnicate widget'\n"
+            "prior: {fix_rate: 0.5, confidence: 0.5}\n"
+        )
+    assert load(settings, tmp_path).created == 40
+    after = answers(kept)
+    assert after == answers(LookupIndex())
+    assert after != before and kept.holding_all(phrase) == 41
+    masses = kept.mass_memo()
+    assert masses and all(mass == sum(kept.idf(t) for t in words) for words, mass in masses.items())
+
+
 def test_a_stored_pattern_the_engine_refuses_never_matches(shipped_settings):
     """Patterns are checked on import, but a database written by an older release may hold
     one the engine now refuses: lookup still answers, by the entry's words alone."""

@@ -100,6 +100,5 @@ class Postings:
         for other in lists[1:]:  # smallest first: each step looks up the fewest slots
             if not len(common) or not len(other):
                 return 0
-            at = np.minimum(np.searchsorted(other, common), len(other) - 1)
-            common = common[other[at] == common]
+            common = common[other.take(np.searchsorted(other, common), mode="clip") == common]
         return len(common)

@@ -107,50 +107,49 @@ class _Evidence:
 
 
 class _Rarity:
-    """Which shared words single an entry out, for one lookup (conjunctions are memoised: the
-    candidates of one paste share most of their held phrases)."""
+    """Which shared words single an entry out, for one lookup (the index memoises how many
+    entries hold a phrase: the candidates of one paste share most of their held phrases)."""
 
     def __init__(self, index: LookupIndex) -> None:
         self.index = index
         self.rare_df = max(2.0, DISTINCTIVE_SHARE * len(index))
         self.rare_idf = index.idf_at(self.rare_df)
         self.idf_memo = index.idf_memo()  # read without a call: a lookup reads thousands
-        self._conjunctions: dict[frozenset[str], bool] = {}
+        self.masses = index.mass_memo()
 
     def specific(self, held: list[str], idf: Callable[[str], float]) -> bool:
         if any(idf(t) >= self.rare_idf for t in held):
             return True
         if len(held) < MIN_SHARED_WORDS:
             return False
-        key = frozenset(held)
-        if key not in self._conjunctions:
-            self._conjunctions[key] = self.index.holding_all(key) <= self.rare_df
-        return self._conjunctions[key]
+        return self.index.holding_all(frozenset(held)) <= self.rare_df
 
 
 def _measure(entry: IndexedEntry, rarity: _Rarity, query: dict[str, float]) -> _Evidence:
     """Judge the entry by its best phrasing: coverage of that phrasing by the paste, and how
     much of the paste it accounts for (so an entry with many patterns gains nothing by it)."""
-    idf, memo = rarity.index.idf, rarity.idf_memo
+    idf, memo, masses = rarity.index.idf, rarity.idf_memo, rarity.masses
     coverage = explained = 0.0
     specific = False
     for weight, words in entry.phrasings:
-        # One pass over the words (this runs for every candidate of every lookup): the
-        # phrasing's idf mass, the part of it the paste holds (a word in a weak line counts
-        # in proportion), and the paste's weight it accounts for.
-        mass = held = accounted = 0.0
+        # This runs for every phrasing of every candidate of every lookup: the phrasing's idf
+        # mass is counted once per refresh, and only the words the paste holds are read
+        # (about a quarter), each counting the part of it held (a word in a weak line counts
+        # in proportion) and the paste's weight it accounts for.
+        mass = masses.get(words)
+        if mass is None:
+            mass = rarity.index.mass(words)
+        held = accounted = 0.0
         held_words = []
-        for token in words:
+        for token in [token for token in words if token in query]:
             token_idf = memo.get(token)
             if token_idf is None:
                 token_idf = idf(token)
-            mass += token_idf
-            in_paste = query.get(token)
-            if in_paste is not None:
-                held += token_idf * (1.0 if in_paste >= HELD else in_paste / HELD)
-                accounted += in_paste * token_idf
-                if in_paste >= HELD:
-                    held_words.append(token)
+            in_paste = query[token]
+            held += token_idf * (1.0 if in_paste >= HELD else in_paste / HELD)
+            accounted += in_paste * token_idf
+            if in_paste >= HELD:
+                held_words.append(token)
         specific = specific or rarity.specific(held_words, idf)
         if not mass:
             continue
