@@ -83,6 +83,17 @@ def compiled(pattern: str):
         return None  # validated on import; a pattern the engine still refuses never matches
 
 
+def _memoised(memo: dict, key, count: Callable):
+    """`memo[key]`, counted when missing; the memo is emptied when full, a bound rather than a
+    policy (what was pasted lately comes back at once)."""
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= _MEMO_BOUND:
+            memo.clear()
+        found = memo[key] = count()
+    return found
+
+
 _LATEST = select(func.max(Entry.changed))  # built once: run before every lookup
 
 
@@ -119,11 +130,7 @@ class LookupIndex:
     def mass(self, words: tuple[str, ...]) -> float:
         """The sum of the words' idfs, memoised until the next refresh like `idf` (a phrasing
         is one of the shared tuples of `_phrasings`, so equal phrasings share one value)."""
-        memo = self._masses
-        if len(memo) >= _MEMO_BOUND:
-            memo.clear()  # a bound, not a policy: the phrasings pasted lately come back at once
-        found = memo[words] = sum(self.idf(token) for token in words)
-        return found
+        return _memoised(self._masses, words, lambda: sum(self.idf(token) for token in words))
 
     def mass_memo(self) -> dict[tuple[str, ...], float]:
         """The masses counted since the last refresh (`mass` counts the others)."""
@@ -137,13 +144,7 @@ class LookupIndex:
         """How many entries hold every one of `words` (one or more): a phrase is only as
         telling as the words' conjunction is rare ("no such file or directory" is in many errors).
         Memoised until the next refresh: the held phrases of an error recur whenever it is pasted."""
-        memo = self._conjunctions
-        found = memo.get(words)
-        if found is None:
-            if len(memo) >= _MEMO_BOUND:
-                memo.clear()
-            found = memo[words] = self.postings.holding_all(words)
-        return found
+        return _memoised(self._conjunctions, words, lambda: self.postings.holding_all(words))
 
     @staticmethod
     def result_key(watermark: int, text: str, *rest) -> tuple:
