@@ -4,12 +4,13 @@ from typing import Annotated
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import RedirectResponse
+from fastapi.responses import RedirectResponse, Response
+from sqlalchemy import Connection
 
 from app.db import SessionDep
 from app.render.formats import json_response, respond_entry
 from app.schemas.common import MAX_DOMAIN
-from app.schemas.views import EntryPage, EntryView
+from app.schemas.views import EntryPage, EntrySummary, EntryView
 from app.services.entries.catalog import Filters, list_entries, searched_entries
 from app.services.entries.read import current_stamp, load_entry, locate
 from app.services.search.query import ranked_snippets
@@ -19,33 +20,54 @@ from app.web.params import Offset
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
+# Bounds the lean search path (app.web.fastpath) checks too: it declines what the route would refuse.
+MAX_QUERY = 500
+MAX_LIMIT = 200
+
+
+def entry_page(
+    request: Request, data: list[EntrySummary], count: int, *, limit: int, offset: int
+) -> Response:
+    """A page of a list as JSON, with the URL of the next page (the query as asked, the offset
+    moved on)."""
+    next_url = None
+    if offset + limit < count:
+        params = {k: v for k, v in request.query_params.items() if k != "offset"}
+        next_url = f"{request.url.path}?{urlencode({**params, 'offset': offset + limit})}"
+    return json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
+
+
+def search_page(request: Request, conn: Connection, q: str, *, limit: int, offset: int) -> Response:
+    """A page of search results with no other filter, as the route and the lean search path
+    both answer it."""
+    data, count = searched_entries(conn, q, limit=limit, offset=offset)
+    return entry_page(request, data, count, limit=limit, offset=offset)
+
+
 @router.get("/errors", response_model=EntryPage)
 def list_errors(
     request: Request,
     session: SessionDep,
     domain: Annotated[str | None, Query(max_length=MAX_DOMAIN)] = None,
     category: Annotated[str | None, Query(max_length=100)] = None,
-    q: Annotated[str | None, Query(max_length=500, description="Full-text query")] = None,
+    q: Annotated[str | None, Query(max_length=MAX_QUERY, description="Full-text query")] = None,
     component: Annotated[
         str | None, Query(max_length=100, description="With `version`: affected entries only")
     ] = None,
     version: Annotated[str | None, Query(max_length=100)] = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
     offset: Offset = 0,
 ):
-    stamp = current_stamp(session.connection(), ())  # before the data it vouches for
+    conn = session.connection()
+    stamp = current_stamp(conn, ())  # before the data it vouches for
     filters = Filters(domain=domain, category=category, component=component, version=version)
     searching = bool(q and q.strip())
     if searching and filters == Filters():
-        data, count = searched_entries(session, q, limit=limit, offset=offset)
+        page = search_page(request, conn, q, limit=limit, offset=offset)
     else:
         ranked = ranked_snippets(session, q) if searching else None
         data, count = list_entries(session, filters, limit=limit, offset=offset, ranked=ranked)
-    next_url = None
-    if offset + limit < count:
-        params = {k: v for k, v in request.query_params.items() if k != "offset"}
-        next_url = f"{request.url.path}?{urlencode({**params, 'offset': offset + limit})}"
-    page = json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
+        page = entry_page(request, data, count, limit=limit, offset=offset)
     return serve_form(request, page, (), stamp, request.app.state.list_forms)
 
 

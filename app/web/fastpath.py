@@ -9,13 +9,35 @@ tens of microseconds on SQLite, less than the hand-over to a thread would.
 `app.state.read_stamp` holds a connection of its own, never one from the routes' pool:
 routes hold pooled connections until their response is sent, which needs the event loop,
 so waiting on that pool here could stall the process.
+
+A search not answered before (GET /api/v1/errors with `q` and no filter) takes a lean path:
+in a worker thread, on a bare pooled connection, the route's own page function, and the
+form kept as the route keeps it. FastAPI's parameter solving, its dependency exits and an
+ORM session cost more than such a search; a query the route would refuse or treat
+otherwise (a filter, a repeated or out-of-bounds parameter) is left to the route.
 """
 
+import logging
+import re
+
+import anyio.to_thread
+from starlette.datastructures import QueryParams
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.web.entry_cache import form_key, reply_key
+from app.routers.api import MAX_LIMIT, MAX_QUERY, search_page
+from app.services.entries.read import current_stamp
+from app.web.entry_cache import FormResponse, form_key, reply_key, serve_form
+from app.web.params import MAX_OFFSET
 
 LOOKUP_PATH = "/api/v1/lookup"
+SEARCH_PATH = "/api/v1/errors"
+# The route's other parameters: with any of them, the route answers.
+_FILTERS = frozenset({"domain", "category", "component", "version"})
+_DIGITS = re.compile(r"[0-9]{1,10}")
+_DEFAULT_LIMIT = 50
+
+log = logging.getLogger(__name__)
 
 
 def _replaying(first: Message, receive: Receive) -> Receive:
@@ -30,6 +52,36 @@ def _replaying(first: Message, receive: Receive) -> Receive:
         return message
 
     return replay
+
+
+def plain_search(query_string: bytes) -> tuple[str, int, int] | None:
+    """(q, limit, offset) of a search the route would answer with search_page; else None."""
+    params = QueryParams(query_string.decode("latin-1"))
+    if len(params) != len(params.multi_items()) or not _FILTERS.isdisjoint(params):
+        return None
+    q = params.get("q")
+    if not q or not q.strip() or len(q) > MAX_QUERY:
+        return None
+    bounds = (("limit", _DEFAULT_LIMIT, 1, MAX_LIMIT), ("offset", 0, 0, MAX_OFFSET))
+    numbers = []
+    for name, default, low, high in bounds:
+        text = params.get(name)
+        if text is not None and not _DIGITS.fullmatch(text):
+            return None
+        number = default if text is None else int(text)
+        if not low <= number <= high:
+            return None
+        numbers.append(number)
+    return q, *numbers
+
+
+def _search_answer(scope: Scope, q: str, limit: int, offset: int) -> FormResponse:
+    state = scope["app"].state
+    request = Request(scope)
+    with state.engine.connect() as conn:
+        stamp = current_stamp(conn, ())  # before the data it vouches for
+        page = search_page(request, conn, q, limit=limit, offset=offset)
+    return serve_form(request, page, (), stamp, state.list_forms)
 
 
 class EntryFastPath:
@@ -53,4 +105,19 @@ class EntryFastPath:
             if form is not None and state.read_stamp(form.ids) == form.stamp:
                 await form.send(scope, send)
                 return
+            if method in ("GET", "HEAD") and scope["path"] == SEARCH_PATH:
+                search = plain_search(scope.get("query_string", b""))
+                if search is not None:
+                    await self._search(scope, receive, send, *search)
+                    return
         await self.app(scope, receive, send)
+
+    async def _search(self, scope: Scope, receive: Receive, send: Send, *search) -> None:
+        try:
+            answer = await anyio.to_thread.run_sync(_search_answer, scope, *search)
+        except Exception:
+            # Nothing is sent yet: the route answers, with its handling of the failure.
+            log.exception("lean search failed; the route answers")
+            await self.app(scope, receive, send)
+            return
+        await answer(scope, receive, send)

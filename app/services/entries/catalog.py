@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from sqlalchemy import func
+from sqlalchemy import Connection, func
 from sqlmodel import Session, col, select
 
 from app.models import Entry, VersionRow
@@ -76,11 +76,11 @@ def list_entries(
 
 
 def searched_entries(
-    session: Session, query: str, *, limit: int, offset: int
+    conn: Connection, query: str, *, limit: int, offset: int
 ) -> tuple[list[EntrySummary], int]:
     """A page of search results with no other filter: ranked and loaded a page at a time,
     rather than ranking every match to intersect it with filters."""
-    found, total = matching_entries(session, query, limit=limit, offset=offset)
+    found, total = matching_entries(conn, query, limit=limit, offset=offset)
     return [summary(e, str(highlight(snippet))) for e, snippet in found], total
 
 
