@@ -23,6 +23,7 @@ router = APIRouter(prefix="/api/v1", tags=["api"])
 # Bounds the lean search path (app.web.fastpath) checks too: it declines what the route would refuse.
 MAX_QUERY = 500
 MAX_LIMIT = 200
+DEFAULT_LIMIT = 50
 
 
 def entry_page(
@@ -55,7 +56,7 @@ def list_errors(
         str | None, Query(max_length=100, description="With `version`: affected entries only")
     ] = None,
     version: Annotated[str | None, Query(max_length=100)] = None,
-    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
     offset: Offset = 0,
 ):
     conn = session.connection()

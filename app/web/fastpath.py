@@ -25,7 +25,7 @@ from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.routers.api import MAX_LIMIT, MAX_QUERY, search_page
+from app.routers.api import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY, search_page
 from app.services.entries.read import current_stamp
 from app.web.entry_cache import FormResponse, form_key, reply_key, serve_form
 from app.web.params import MAX_OFFSET
@@ -35,7 +35,6 @@ SEARCH_PATH = "/api/v1/errors"
 # The route's other parameters: with any of them, the route answers.
 _FILTERS = frozenset({"domain", "category", "component", "version"})
 _DIGITS = re.compile(r"[0-9]{1,10}")
-_DEFAULT_LIMIT = 50
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +61,7 @@ def plain_search(query_string: bytes) -> tuple[str, int, int] | None:
     q = params.get("q")
     if not q or not q.strip() or len(q) > MAX_QUERY:
         return None
-    bounds = (("limit", _DEFAULT_LIMIT, 1, MAX_LIMIT), ("offset", 0, 0, MAX_OFFSET))
+    bounds = (("limit", DEFAULT_LIMIT, 1, MAX_LIMIT), ("offset", 0, 0, MAX_OFFSET))
     numbers = []
     for name, default, low, high in bounds:
         text = params.get(name)
