@@ -265,8 +265,8 @@ def test_a_kept_index_answers_as_a_new_one_after_a_merge_and_an_edit(demo, setti
 
 
 def test_what_the_index_memoises_is_counted_again_after_a_refresh(demo, settings, tmp_path):
-    """Word idfs, phrasing masses and how many entries hold a phrase are kept between
-    lookups until the index changes. Here forty new errors print the same three words as the
+    """Word idfs and how many entries hold a phrase are kept between lookups until the index
+    changes. Here forty new errors print the same three words as the
     demo entry: a kept index must then weigh them as an index built afresh does (they no
     longer single the demo entry out), not as it counted them before."""
     paste = "FrobError: cannot frobnicate widget 42"
@@ -279,6 +279,7 @@ def test_what_the_index_memoises_is_counted_again_after_a_refresh(demo, settings
 
     before = answers(kept)
     assert [i for i, _ in before] == [FROB] and kept.holding_all(phrase) == 1
+    before_idfs = kept.idfs()[[kept.postings.known(w) for w in phrase]]
     for n in range(40):
         (tmp_path / f"crowd-{n}.yaml").write_text(
             f"id: demo/crowd-{n}\ndomain: demo\ncategory: runtime_error\n"
@@ -289,8 +290,11 @@ def test_what_the_index_memoises_is_counted_again_after_a_refresh(demo, settings
     after = answers(kept)
     assert after == answers(LookupIndex())
     assert after != before and kept.holding_all(phrase) == 41
-    masses = kept.mass_memo()
-    assert masses and all(mass == sum(kept.idf(t) for t in words) for words, mass in masses.items())
+    fresh = LookupIndex()
+    assert answers(fresh) == after
+    for word in ("froberror", "cannot", "frobnicate", "widget"):
+        assert kept.idf(word) == fresh.idf(word) > 0
+    assert (kept.idfs()[[kept.postings.known(w) for w in phrase]] < before_idfs).all()
 
 
 def test_a_stored_pattern_the_engine_refuses_never_matches(shipped_settings):
@@ -391,8 +395,8 @@ def test_a_refresh_waits_for_a_ranking_that_is_reading_the_index(demo):
     failures: list[BaseException] = []
 
     def hold_in_the_postings(frame, event, _):
-        # Held once the ranking has begun to measure the first candidate's words.
-        measuring = event == "line" and frame.f_code is rank._measure.__code__ and "token" in frame.f_locals
+        # Held once the ranking has read its candidates' words, before it reads their idfs.
+        measuring = event == "line" and frame.f_code is rank._measure.__code__ and "words" in frame.f_locals
         if measuring and not held.is_set():
             held.set()
             go_on.wait(timeout=5)
@@ -472,8 +476,8 @@ def _index_of(holdings: dict[str, tuple[str, ...]]) -> LookupIndex:
     """An index of entries that each hold the given words (their signature)."""
     index = LookupIndex()
     for entry_id, words in holdings.items():
-        index._put(lookup_index.IndexedEntry(id=entry_id, phrasings=((SIGNATURE, words),), patterns=()))
-    index.postings.apply()  # as a refresh does after its load
+        index._put(entry_id, [(SIGNATURE, words)])
+    index.apply()  # as a refresh does after its load
     return index
 
 

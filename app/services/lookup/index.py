@@ -8,14 +8,15 @@ made by any process show up at the next lookup.
 """
 
 import hashlib
-import math
 import sys
 import threading
+from array import array
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
@@ -29,38 +30,43 @@ _CHUNK = 2000
 # Results kept for pastes seen since the last change (the same error is pasted again and
 # again); keyed by a digest, so a long paste costs no more memory than a short one.
 _REMEMBERED = 4096
-# Phrasing masses and phrase counts kept between refreshes, each: a paste's candidates have
-# about 400 phrasings and a dozen phrases to count (12,000 and 1,554 distinct over 149 pastes
-# at 10,000 entries); about 2 MB at most.
+# Phrase counts kept between refreshes: a paste's candidates have a dozen phrases to count
+# (1,554 distinct over 149 pastes at 10,000 entries); about 2 MB at most.
 _MEMO_BOUND = 32768
 
 
 # Each way the error is known to be worded (the signature, each alternative of each pattern,
 # the title), as its distinct words: a paste that holds one of them whole is that error.
-# Tuples, not sets: the words are only ever iterated, and a tuple of six takes a seventh of
-# the memory of a frozenset of six (the index holds three per entry).
 Phrasing = tuple[float, tuple[str, ...]]
+# What a phrasing weighs, by kind: an entry stores each phrasing's kind, not a float.
+KINDS = (SIGNATURE, PATTERN, TITLE)
+_KIND_OF = {weight: kind for kind, weight in enumerate(KINDS)}
 
 
 @dataclass(slots=True)
 class IndexedEntry:
+    """An entry's phrasings as arrays, kept as bytes: the numbers of their words, one
+    phrasing after another (`words`, int32), how many words each has (`lengths`, int32) and
+    its kind (`kinds`, uint8, an index into KINDS). A lookup joins its candidates' bytes and
+    measures every phrasing of all of them at once; as bytes they take about half the memory
+    of tuples of words."""
+
     id: str
-    phrasings: tuple[Phrasing, ...]
+    words: bytes
+    lengths: bytes
+    kinds: bytes
     patterns: tuple[str, ...]
     versions: tuple[tuple[str, str, str], ...] = ()
 
 
-def _phrasings(
-    titles: list[tuple[str, str]], wordings: list[str], patterns: list[str], shared: Callable
-) -> tuple[Phrasing, ...]:
-    """`titles`: (id, English title) of the entry and of each alias merged into it; `shared`
-    gives the one copy of a phrasing that many entries of a load hold (see `_load`)."""
+def _phrasings(titles: list[tuple[str, str]], wordings: list[str], patterns: list[str]) -> list[Phrasing]:
+    """`titles`: (id, English title) of the entry and of each alias merged into it."""
     found = [(SIGNATURE, wording) for wording in wordings]
     found += [(PATTERN, regex_words(alt)) for pattern in patterns for alt in alternatives(pattern)]
     found += [(TITLE, f"{title} {entry_id.split('/')[1].replace('-', ' ')}") for entry_id, title in titles]
     # Interned: the same words recur across thousands of entries.
     words = ((weight, tuple(dict.fromkeys(map(sys.intern, tokens(text))))) for weight, text in found)
-    return tuple(shared(phrasing, phrasing) for phrasing in words if phrasing[1])
+    return [phrasing for phrasing in words if phrasing[1]]
 
 
 def field_weights(phrasings: tuple[Phrasing, ...]) -> dict[str, float]:
@@ -106,39 +112,32 @@ class LookupIndex:
         self._results: OrderedDict[tuple, tuple] = OrderedDict()
         self._results_lock = threading.Lock()
         self._idf: dict[str, float] = {}
-        self._masses: dict[tuple[str, ...], float] = {}
+        self._idfs = np.zeros(0)
         self._conjunctions: dict[frozenset[str], int] = {}
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def idf(self, token: str) -> float:
-        # Memoised until the next refresh: a lookup asks for the idf of a word thousands of times.
-        # The memo is read once, so a value counted during a refresh lands in the memo the
-        # refresh discards, never in the new one.
+        """The idf of a word, as `idfs` holds it. Memoised until the next refresh: the memo
+        is read once, so a value read during a refresh lands in the memo the refresh
+        discards, never in the new one."""
         memo = self._idf
         found = memo.get(token)
         if found is None:
-            df = self.postings.df(token)
-            found = memo[token] = self.idf_at(df) if df else 0.0
+            number = self.postings.known(token)
+            idfs = self._idfs
+            found = memo[token] = float(idfs[number]) if number is not None and number < len(idfs) else 0.0
         return found
 
-    def idf_memo(self) -> dict[str, float]:
-        """The idfs counted since the last refresh (`idf` counts the others)."""
-        return self._idf
-
-    def mass(self, words: tuple[str, ...]) -> float:
-        """The sum of the words' idfs, memoised until the next refresh like `idf` (a phrasing
-        is one of the shared tuples of `_phrasings`, so equal phrasings share one value)."""
-        return _memoised(self._masses, words, lambda: sum(self.idf(token) for token in words))
-
-    def mass_memo(self) -> dict[tuple[str, ...], float]:
-        """The masses counted since the last refresh (`mass` counts the others)."""
-        return self._masses
+    def idfs(self) -> np.ndarray:
+        """The idf of every word, by its number (0 for a word no entry holds now)."""
+        return self._idfs
 
     def idf_at(self, df: float) -> float:
-        """The idf of a word that `df` entries hold."""
-        return math.log(1 + len(self.entries) / (df + 0.5))
+        """The idf of a word that `df` entries hold (by the same numpy function as `idfs`, so a
+        word at exactly `df` compares equal to it)."""
+        return float(np.log(1 + len(self.entries) / (df + 0.5)))
 
     def holding_all(self, words: frozenset[str]) -> int:
         """How many entries hold every one of `words` (one or more): a phrase is only as
@@ -179,11 +178,18 @@ class LookupIndex:
             if latest <= self.watermark:
                 return
             self._load(session, self.watermark)
-            self.postings.apply()
-            self._idf, self._masses, self._conjunctions = {}, {}, {}
+            self.apply()
             self.watermark = latest
             with self._results_lock:
                 self._results.clear()  # ranked against entries that have changed since
+
+    def apply(self) -> None:
+        """Land the staged changes: the postings, then every word's idf (the base's size
+        changed too), and forget what was counted against the old ones."""
+        self.postings.apply()
+        counts = self.postings.counts()
+        self._idfs = np.where(counts > 0, np.log(1 + len(self.entries) / (counts + 0.5)), 0.0)
+        self._idf, self._conjunctions = {}, {}
 
     def _load(self, session: Session, after: int) -> None:
         """Read changed entries in chunks, only the columns the index needs. A canonical entry
@@ -196,8 +202,8 @@ class LookupIndex:
             if canonical:
                 self._drop(entry_id)
         ids = [entry_id for entry_id, canonical in rows if not canonical]
-        # Entries of a base repeat each other's phrasings and version rows (half the
-        # phrasings of a large base are repeats): one copy of each, for this load.
+        # Entries of a base repeat each other's version rows and phrasing shapes: one copy
+        # of each, for this load.
         shared = {}.setdefault
         for start in range(0, len(ids), _CHUNK):
             part = ids[start : start + _CHUNK]
@@ -236,22 +242,43 @@ class LookupIndex:
                 titles = [(member, texts[member][0]) for member in group]
                 wordings = list(dict.fromkeys(w for member in group for w in texts[member][1]))
                 self._put(
-                    IndexedEntry(
-                        id=entry_id,
-                        phrasings=_phrasings(titles, wordings, patterns[entry_id], shared),
-                        patterns=tuple(patterns[entry_id]),
-                        versions=tuple(versions[entry_id]),
-                    )
+                    entry_id,
+                    _phrasings(titles, wordings, patterns[entry_id]),
+                    tuple(patterns[entry_id]),
+                    tuple(versions[entry_id]),
+                    shared,
                 )
+
+    def phrasings(self, entry: IndexedEntry) -> list[Phrasing]:
+        """The entry's phrasings as words again."""
+        words = iter(map(self.postings.word, array("i", entry.words)))
+        return [
+            (KINDS[kind], tuple(next(words) for _ in range(length)))
+            for kind, length in zip(entry.kinds, array("i", entry.lengths), strict=True)
+        ]
 
     def _drop(self, entry_id: str) -> None:
         previous = self.entries.pop(entry_id, None)
         if previous is not None:
-            self.postings.remove(entry_id, field_weights(previous.phrasings))
+            self.postings.remove(entry_id, field_weights(self.phrasings(previous)))
 
-    def _put(self, indexed: IndexedEntry) -> None:
-        previous = self.entries.get(indexed.id)
-        if previous is not None:
-            self.postings.remove(indexed.id, field_weights(previous.phrasings))
-        self.entries[indexed.id] = indexed
-        self.postings.put(indexed.id, field_weights(indexed.phrasings))
+    def _put(
+        self,
+        entry_id: str,
+        phrasings: list[Phrasing],
+        patterns: tuple[str, ...] = (),
+        versions: tuple[tuple[str, str, str], ...] = (),
+        shared: Callable = lambda key, value: value,
+    ) -> None:
+        """Index the entry with these phrasings, in place of what it was indexed with."""
+        self._drop(entry_id)
+        number = self.postings.number
+        self.entries[entry_id] = IndexedEntry(
+            id=entry_id,
+            words=array("i", [number(word) for _, words in phrasings for word in words]).tobytes(),
+            lengths=shared(lengths := array("i", [len(words) for _, words in phrasings]).tobytes(), lengths),
+            kinds=shared(kinds := bytes(_KIND_OF[weight] for weight, _ in phrasings), kinds),
+            patterns=patterns,
+            versions=versions,
+        )
+        self.postings.put(entry_id, field_weights(phrasings))

@@ -6,6 +6,11 @@ paste reads thousands of postings; summed one at a time in Python that was half 
 ranking at 100,000 entries. The arrays take about the memory the dicts did (8 bytes a
 posting, and a header per word).
 
+Every word ever indexed also has a number (`number`, `word`), kept for the life of the
+postings, and the count of entries holding it is kept in one array by number (`counts`):
+the index stores an entry's wordings as these numbers, and a lookup measures all its
+candidates' wordings at once against that array.
+
 Changes are staged and applied once per refresh (`apply`): re-indexing many entries rebuilds
 each word's arrays once, not once per entry.
 """
@@ -24,6 +29,9 @@ class Postings:
         self._ids: list[str] = []  # slot -> entry id
         self._slots: dict[str, int] = {}
         self._words: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # word -> (slots, weights)
+        self._numbers: dict[str, int] = {}  # word -> its number
+        self._names: list[str] = []  # number -> word
+        self._counts = np.zeros(0, np.int32)  # number -> entries holding the word
         # Staged: postings added, and slots whose postings of a word go, since `apply`.
         self._added: dict[str, tuple[array, array]] = defaultdict(lambda: (array("i"), array("f")))
         self._removed: dict[str, set[int]] = defaultdict(set)
@@ -33,12 +41,33 @@ class Postings:
         """How many entries hold the word (as of the last `apply`)."""
         return len(self._words.get(word, _NONE)[0])
 
+    def number(self, word: str) -> int:
+        """The word's number, given now if it has none."""
+        found = self._numbers.get(word)
+        if found is None:
+            found = self._numbers[word] = len(self._names)
+            self._names.append(word)
+        return found
+
+    def known(self, word: str) -> int | None:
+        """The word's number, or None for a word never indexed."""
+        return self._numbers.get(word)
+
+    def word(self, number: int) -> str:
+        return self._names[number]
+
+    def counts(self) -> np.ndarray:
+        """How many entries hold each word, by number, as of the last `apply` (every number
+        given by then has its place)."""
+        return self._counts
+
     def put(self, entry_id: str, weights: dict[str, float]) -> None:
         slot = self._slots.get(entry_id)
         if slot is None:
             slot = self._slots[entry_id] = len(self._ids)
             self._ids.append(entry_id)
         for word, weight in weights.items():
+            self.number(word)
             slots, values = self._added[word]
             slots.append(slot)
             values.append(weight)
@@ -53,6 +82,10 @@ class Postings:
             self._removed[word].add(slot)
 
     def apply(self) -> None:
+        if len(self._counts) < len(self._names):
+            self._counts = np.concatenate(
+                [self._counts, np.zeros(len(self._names) - len(self._counts), np.int32)]
+            )
         for word in self._removed.keys() | self._added.keys():
             slots, weights = self._words.get(word, _NONE)
             gone = self._removed.get(word)
@@ -69,6 +102,9 @@ class Postings:
                 self._words[word] = (slots, weights)
             else:
                 self._words.pop(word, None)
+            number = self._numbers.get(word)
+            if number is not None:
+                self._counts[number] = len(slots)
         self._added.clear()
         self._removed.clear()
         self._staged_slots.clear()

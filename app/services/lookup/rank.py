@@ -12,18 +12,18 @@
 """
 
 import bisect
-from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 from sqlalchemy import bindparam, select
 from sqlmodel import Session, col
 
 from app.models import Entry
 from app.schemas.common import Text
 from app.services.entries.versions import covers
-from app.services.lookup.index import IndexedEntry, LookupIndex, compiled
+from app.services.lookup.index import KINDS, IndexedEntry, LookupIndex, compiled
 from app.services.lookup.literals import Haystack, needles
-from app.services.lookup.text import error_lines, tokens
+from app.services.lookup.text import error_lines, tokens_of_lines
 from app.urls import entry_url
 
 MAX_TEXT = 64 * 1024
@@ -44,6 +44,7 @@ DISTINCTIVE_SHARE = 0.01
 MIN_SHARED_WORDS = 3
 QUOTED_WEIGHT = 0.5
 HELD = 0.6  # a word of a paste line this strong counts as held in full
+_KIND_WEIGHTS = np.array(KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +59,8 @@ def _query_weights(text: str) -> tuple[dict[str, float], str]:
     """Token weights of the paste, and the text patterns are run on (its tail, every line)."""
     weights: dict[str, float] = {}
     lines = error_lines(text)
-    for line in lines:
-        for token in tokens(line.text):
+    for line, words in zip(lines, tokens_of_lines([line.text for line in lines]), strict=True):
+        for token in words:
             weight = line.weight * (QUOTED_WEIGHT if token.startswith("'") else 1.0)
             if weight > weights.get(token, 0.0):
                 weights[token] = weight
@@ -106,57 +107,72 @@ class _Evidence:
     specific: bool  # the paste holds a rare word of the entry, or several of one phrasing
 
 
-class _Rarity:
-    """Which shared words single an entry out, for one lookup (the index memoises how many
-    entries hold a phrase: the candidates of one paste share most of their held phrases)."""
+def _measure(index: LookupIndex, query: dict[str, float], found: list[str]) -> list[_Evidence]:
+    """Judge each candidate by its best phrasing: coverage of that phrasing by the paste, and
+    how much of the paste it accounts for (so an entry with many patterns gains nothing by
+    it). Every phrasing of every candidate is measured at once, over their words' numbers:
+    a word in a weak line counts in proportion, and a phrasing of one or two common words
+    proves little even when whole."""
+    entries = [index.entries[entry_id] for entry_id in found]
+    if not entries:
+        return []
+    # The paste's weight of each word, by number: a table as long as the vocabulary (calloc'd,
+    # so only the pages written cost anything) is read faster than a sorted search.
+    number, idfs = index.postings.known, index.idfs()
+    table = np.zeros(len(idfs))
+    known = [(n, w) for token, w in query.items() if (n := number(token)) is not None and n < len(table)]
+    table[[n for n, _ in known]] = [weight for _, weight in known]
+    words = np.frombuffer(b"".join(e.words for e in entries), np.int32)
+    lengths = np.frombuffer(b"".join(e.lengths for e in entries), np.int32)
+    kinds = np.frombuffer(b"".join(e.kinds for e in entries), np.uint8)
+    starts = np.zeros(len(lengths), np.intp)  # where each phrasing begins in `words`
+    np.cumsum(lengths[:-1], out=starts[1:])
+    firsts = np.zeros(len(entries), np.intp)  # where each entry's phrasings begin
+    np.cumsum([len(e.kinds) for e in entries[:-1]], out=firsts[1:])
 
-    def __init__(self, index: LookupIndex) -> None:
-        self.index = index
-        self.rare_df = max(2.0, DISTINCTIVE_SHARE * len(index))
-        self.rare_idf = index.idf_at(self.rare_df)
-        self.idf_memo = index.idf_memo()  # read without a call: a lookup reads thousands
-        self.masses = index.mass_memo()
+    in_paste = table[words]
+    idf = idfs[words]
+    mass = np.add.reduceat(idf, starts)
+    held = np.add.reduceat(idf * np.minimum(in_paste / HELD, 1.0), starts)
+    accounted = np.add.reduceat(in_paste * idf, starts)
+    weight = _KIND_WEIGHTS[kinds]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        coverage = np.where(mass > 0, weight * held / mass * np.minimum(1.0, mass / FULL_PHRASING), 0.0)
+    explained = np.where(mass > 0, weight * accounted, 0.0)
+    strong = in_paste >= HELD  # words held in full
+    rare = np.logical_or.reduceat(strong & (idf >= index.idf_at(_rare_df(index))), starts)
 
-    def specific(self, held: list[str], idf: Callable[[str], float]) -> bool:
-        if any(idf(t) >= self.rare_idf for t in held):
-            return True
-        if len(held) < MIN_SHARED_WORDS:
-            return False
-        return self.index.holding_all(frozenset(held)) <= self.rare_df
+    measured = []
+    rows = zip(
+        entries,
+        np.maximum.reduceat(coverage, firsts).tolist(),
+        np.maximum.reduceat(explained, firsts).tolist(),
+        np.logical_or.reduceat(rare, firsts).tolist(),
+        firsts.tolist(),
+        strict=True,
+    )
+    for entry, best_coverage, best_explained, specific, first in rows:
+        if not specific and best_coverage >= FITS_WITH_PATTERN:  # only these are ever scored
+            own = slice(first, first + len(entry.kinds))
+            spans = zip(starts[own].tolist(), lengths[own].tolist(), strict=True)
+            specific = _several_rare_together(index, [words[a : a + n][strong[a : a + n]] for a, n in spans])
+        measured.append(_Evidence(entry, best_coverage, best_explained, specific))
+    return measured
 
 
-def _measure(entry: IndexedEntry, rarity: _Rarity, query: dict[str, float]) -> _Evidence:
-    """Judge the entry by its best phrasing: coverage of that phrasing by the paste, and how
-    much of the paste it accounts for (so an entry with many patterns gains nothing by it)."""
-    idf, memo, masses = rarity.index.idf, rarity.idf_memo, rarity.masses
-    coverage = explained = 0.0
-    specific = False
-    for weight, words in entry.phrasings:
-        # This runs for every phrasing of every candidate of every lookup: the phrasing's idf
-        # mass is counted once per refresh, and only the words the paste holds are read
-        # (about a quarter), each counting the part of it held (a word in a weak line counts
-        # in proportion) and the paste's weight it accounts for.
-        mass = masses.get(words)
-        if mass is None:
-            mass = rarity.index.mass(words)
-        held = accounted = 0.0
-        held_words = []
-        for token in [token for token in words if token in query]:
-            token_idf = memo.get(token)
-            if token_idf is None:
-                token_idf = idf(token)
-            in_paste = query[token]
-            held += token_idf * (1.0 if in_paste >= HELD else in_paste / HELD)
-            accounted += in_paste * token_idf
-            if in_paste >= HELD:
-                held_words.append(token)
-        specific = specific or rarity.specific(held_words, idf)
-        if not mass:
-            continue
-        # A phrasing of one or two common words proves little even when whole.
-        coverage = max(coverage, weight * held / mass * min(1.0, mass / FULL_PHRASING))
-        explained = max(explained, weight * accounted)
-    return _Evidence(entry, coverage, explained, specific)
+def _rare_df(index: LookupIndex) -> float:
+    return max(2.0, DISTINCTIVE_SHARE * len(index))
+
+
+def _several_rare_together(index: LookupIndex, held_words: list[np.ndarray]) -> bool:
+    """Whether the paste holds in full several words of one of the entry's phrasings that
+    together are rare: a phrase is only as telling as the words' conjunction is rare ("no
+    such file or directory" is in many errors)."""
+    return any(
+        len(held) >= MIN_SHARED_WORDS
+        and index.holding_all(frozenset(map(index.postings.word, held.tolist()))) <= _rare_df(index)
+        for held in held_words
+    )
 
 
 def _pattern_hit(entry: IndexedEntry, text: Haystack) -> bool:
@@ -247,8 +263,7 @@ def _rank(
     query, strong_text = _query_weights(text)
     if not query:
         return []
-    rarity = _Rarity(index)
-    measured = [_measure(index.entries[i], rarity, query) for i in _gather(index, query)]
+    measured = _measure(index, query, _gather(index, query))
     most_explained = max((m.explained for m in measured), default=0.0)
     haystack = Haystack(strong_text)
     scored: list[tuple[float, IndexedEntry]] = []

@@ -125,7 +125,19 @@ def _words(text: str) -> list[str]:
 
 def tokens(text: str) -> list[str]:
     """Words of normalised text; quoted names count, but are marked so they can weigh less."""
-    normal = normalize(text)
+    return _normal_tokens(normalize(text))
+
+
+def tokens_of_lines(lines: list[str]) -> list[list[str]]:
+    """`tokens` of each line, the lines normalised in one pass: no replacement crosses a
+    line's end, and one pass over a paste costs far less than one per line."""
+    normal = normalize("\n".join(lines)).split("\n")
+    if len(normal) != len(lines):  # a line that held a line break of its own
+        return [tokens(line) for line in lines]
+    return [_normal_tokens(line) for line in normal]
+
+
+def _normal_tokens(normal: str) -> list[str]:
     quoted = {w for groups in _QUOTED.findall(normal) for part in groups if part for w in _words(part)}
     bare = _QUOTED.sub(" ", normal)
     return _words(bare) + [f"'{w}" for w in quoted]
