@@ -5,7 +5,7 @@ from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlmodel import Session
 
 from app import backends
@@ -29,6 +29,12 @@ def make_engine(settings: Settings) -> Engine:
 def read_session(engine: Engine) -> Iterator[Session]:
     with Session(engine) as session:
         yield session
+
+
+def connection_of(db: Session | Connection) -> Connection:
+    """The connection to read through: a session's own (in its transaction), or the one given.
+    Readers that need no ORM take either, so a hot path can skip making a session."""
+    return db.connection() if isinstance(db, Session) else db
 
 
 @contextmanager

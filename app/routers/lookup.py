@@ -12,14 +12,14 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
-from app.db import SessionDep, read_session, write_session
+from app.db import SessionDep, write_session
 from app.render.formats import json_response
 from app.schemas.api import MAX_PASTE_BYTES, LookupIn, LookupOut
 from app.services.entries.read import get_entry
 from app.services.lookup import pastes
 from app.services.lookup.rank import Match, lookup, remembered
 from app.web.deps import LangDep
-from app.web.entry_cache import reply_key, serve_form
+from app.web.entry_cache import FormResponse, reply_key, serve_form
 from app.web.templating import render_page
 
 api_router = APIRouter(prefix="/api/v1", tags=["lookup"])
@@ -37,12 +37,35 @@ def _matches(request: Request, session, text: str, limit: int, versions) -> list
     return lookup(session, request.app.state.lookup_index, text, limit=limit, versions=versions)
 
 
-def _ranked(request: Request, body: LookupIn) -> list[Match]:
-    """Rank a paste whose size was checked already, in a session of its own."""
-    with read_session(request.app.state.engine) as session:
-        return lookup(
-            session, request.app.state.lookup_index, body.text, limit=body.limit, versions=body.versions
-        )
+def _ranked(state, text: str, limit: int, versions: dict[str, str] | None, latest: int) -> list[Match]:
+    """Rank a paste whose size was checked already, on a connection of its own (no ORM
+    session: ranking needs none, and making one costs a tenth of a ranking)."""
+    with state.engine.connect() as conn:
+        return lookup(conn, state.lookup_index, text, limit=limit, versions=versions, latest=latest)
+
+
+async def answer_paste(
+    request: Request, body: bytes, text: str, limit: int, versions: dict[str, str] | None
+) -> FormResponse:
+    """The answer to a lookup whose body is valid and whose paste fits, for the route and for
+    app.web.fastpath, which takes a plain paste without the route's validation.
+
+    A paste ranked before, against an index nothing has changed since, is answered on the
+    event loop after one stamp query (a worker thread costs more than the answer); anything
+    else is ranked in a worker thread. The answer is kept, as a list is, against the stamp
+    read before ranking: the same body again is answered by the fast path until any entry
+    changes."""
+    state = request.app.state
+    stamp = state.read_stamp(())
+    matches = None
+    if stamp[1] <= state.lookup_index.watermark:
+        matches = remembered(state.lookup_index, text, limit=limit, versions=versions)
+    if matches is None:
+        matches = await run_in_threadpool(_ranked, state, text, limit, versions, stamp[1])
+    found = [{"id": m.id, "title": m.title.model_dump(), "score": m.score, "url": m.url} for m in matches]
+    response = json_response({"matches": found})
+    key = reply_key(request.scope, body)
+    return serve_form(request, response, (), stamp, state.list_forms, key=key)
 
 
 @api_router.post(
@@ -53,27 +76,7 @@ def _ranked(request: Request, body: LookupIn) -> list[Match]:
 async def lookup_error(body: LookupIn, request: Request):
     """Ranked entries for a pasted error, best first; an empty list when nothing fits."""
     _check_size(body.text)
-    # A paste ranked before, against an index nothing has changed since, is answered here on
-    # the event loop after one stamp query (a worker thread, a session and its transaction
-    # cost ten times the answer); anything else is ranked in a worker thread. The answer is
-    # kept, as a list is, against the stamp read before ranking: the same body again is
-    # answered by app.web.fastpath until any entry changes.
-    state = request.app.state
-    stamp = state.read_stamp(())
-    matches = None
-    if stamp[1] <= state.lookup_index.watermark:
-        matches = remembered(state.lookup_index, body.text, limit=body.limit, versions=body.versions)
-    if matches is None:
-        matches = await run_in_threadpool(_ranked, request, body)
-    response = json_response(
-        {
-            "matches": [
-                {"id": m.id, "title": m.title.model_dump(), "score": m.score, "url": m.url} for m in matches
-            ]
-        }
-    )
-    key = reply_key(request.scope, await request.body())
-    return serve_form(request, response, (), stamp, state.list_forms, key=key)
+    return await answer_paste(request, await request.body(), body.text, body.limit, body.versions)
 
 
 def _results_url(request: Request, text: str) -> str:

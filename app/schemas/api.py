@@ -134,6 +134,9 @@ class MergeOut(BaseModel):
 
 
 MAX_PASTE_BYTES = 64 * 1024
+# Bounds app.web.fastpath checks too: it leaves to the route any body the route would refuse.
+MAX_MATCHES = 50
+DEFAULT_MATCHES = 10
 
 
 class LookupIn(BaseModel):
@@ -151,7 +154,7 @@ class LookupIn(BaseModel):
     )
 
     text: Annotated[str, Field(description="Pasted error, traceback or log; up to 64 KiB")]
-    limit: Annotated[int, Field(ge=1, le=50)] = 10
+    limit: Annotated[int, Field(ge=1, le=MAX_MATCHES)] = DEFAULT_MATCHES
     versions: Annotated[dict[str, str] | None, AfterValidator(lambda v: v and _check_versions(v))] = None
 
 

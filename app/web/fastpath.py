@@ -10,6 +10,10 @@ tens of microseconds on SQLite, less than the hand-over to a thread would.
 routes hold pooled connections until their response is sent, which needs the event loop,
 so waiting on that pool here could stall the process.
 
+A paste not answered before (a JSON body of `text` and at most `limit`, the paste within its
+size) is answered by the route's own answer_paste, without FastAPI's routing, parsing and
+model validation; any other body goes to the route, which validates it.
+
 A search not answered before (GET /api/v1/errors with `q` and no filter) takes a lean path:
 in a worker thread, on a bare pooled connection, the route's own page function, and the
 form kept as the route keeps it. FastAPI's parameter solving, its dependency exits and an
@@ -21,11 +25,14 @@ import logging
 import re
 
 import anyio.to_thread
+import orjson
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.routers.api import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY, search_page
+from app.routers.lookup import answer_paste
+from app.schemas.api import DEFAULT_MATCHES, MAX_MATCHES, MAX_PASTE_BYTES, LookupIn
 from app.services.entries.read import current_stamp
 from app.web.entry_cache import FormResponse, form_key, reply_key, serve_form
 from app.web.params import MAX_OFFSET
@@ -74,6 +81,24 @@ def plain_search(query_string: bytes) -> tuple[str, int, int] | None:
     return q, *numbers
 
 
+# Versions need the route's checks; a paste with them is the route's.
+_PASTE_FIELDS = frozenset(LookupIn.model_fields) - {"versions"}
+
+
+def plain_paste(body: bytes) -> tuple[str, int] | None:
+    """(text, limit) of a lookup body the route would take as it is; else None."""
+    try:
+        fields = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(fields, dict) or not _PASTE_FIELDS.issuperset(fields):
+        return None
+    text, limit = fields.get("text"), fields.get("limit", DEFAULT_MATCHES)
+    if type(text) is not str or len(text.encode("utf-8")) > MAX_PASTE_BYTES or type(limit) is not int:
+        return None
+    return (text, limit) if 1 <= limit <= MAX_MATCHES else None
+
+
 def _search_answer(scope: Scope, q: str, limit: int, offset: int) -> FormResponse:
     state = scope["app"].state
     request = Request(scope)
@@ -91,18 +116,23 @@ class EntryFastPath:
         if scope["type"] == "http":
             state = scope["app"].state
             method = scope["method"]
-            form = None
+            form = body = None
             if method in ("GET", "HEAD"):
                 key = form_key(scope)
                 form = state.entry_forms.get(key) or state.list_forms.get(key)
             elif method == "POST" and scope["path"] == LOOKUP_PATH:
                 # The input guard has read the whole body and hands it over as one message.
                 first = await receive()
+                body = None
                 if first["type"] == "http.request" and not first.get("more_body", False):
-                    form = state.list_forms.get(reply_key(scope, first.get("body", b"")))
+                    body = first.get("body", b"")
+                    form = state.list_forms.get(reply_key(scope, body))
                 receive = _replaying(first, receive)
             if form is not None and state.read_stamp(form.ids) == form.stamp:
                 await form.send(scope, send)
+                return
+            if body is not None and (paste := plain_paste(body)) is not None:
+                await self._paste(scope, receive, send, body, *paste)
                 return
             if method in ("GET", "HEAD") and scope["path"] == SEARCH_PATH:
                 search = plain_search(scope.get("query_string", b""))
@@ -110,6 +140,15 @@ class EntryFastPath:
                     await self._search(scope, receive, send, *search)
                     return
         await self.app(scope, receive, send)
+
+    async def _paste(self, scope: Scope, receive: Receive, send: Send, body: bytes, *paste) -> None:
+        try:
+            answer = await answer_paste(Request(scope, receive), body, *paste, None)
+        except Exception:
+            log.exception("lean lookup failed; the route answers")  # and handles the failure
+            await self.app(scope, receive, send)
+            return
+        await answer(scope, receive, send)
 
     async def _search(self, scope: Scope, receive: Receive, send: Send, *search) -> None:
         try:

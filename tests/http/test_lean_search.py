@@ -3,9 +3,8 @@ answer for whatever the lean path declines."""
 
 import pytest
 
-from app.web import fastpath
-from app.web.entry_cache import FormCache
 from app.web.fastpath import plain_search
+from tests.http.lean import counted, route_only, same_answer
 
 SEARCHES = [
     "/api/v1/errors?q=memory&limit=3",
@@ -18,20 +17,11 @@ SEARCHES = [
 
 @pytest.mark.parametrize("url", SEARCHES)
 def test_a_lean_search_answers_what_the_route_answers(shipped_client, url, monkeypatch):
-    state = shipped_client.app.state
-    answered = []
-    lean_answer = fastpath._search_answer
-    monkeypatch.setattr(fastpath, "_search_answer", lambda *a: answered.append(a) or lean_answer(*a))
+    answered = counted(monkeypatch, "_search_answer")
     lean = shipped_client.get(url, headers={"Accept-Encoding": "identity"})
     assert len(answered) == 1
-    monkeypatch.setattr(state, "list_forms", FormCache(state.list_forms.max_bytes))
-    monkeypatch.setattr(fastpath, "plain_search", lambda query_string: None)
-    routed = shipped_client.get(url, headers={"Accept-Encoding": "identity"})
-    assert lean.status_code == routed.status_code == 200
-    assert lean.content == routed.content
-    assert {k: v for k, v in lean.headers.items() if k != "date"} == {
-        k: v for k, v in routed.headers.items() if k != "date"
-    }
+    route_only(shipped_client, monkeypatch, "plain_search")
+    same_answer(lean, shipped_client.get(url, headers={"Accept-Encoding": "identity"}))
 
 
 def test_a_lean_search_pages_on_and_is_kept_until_an_entry_changes(shipped_client):

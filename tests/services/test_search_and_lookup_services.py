@@ -264,6 +264,23 @@ def test_a_kept_index_answers_as_a_new_one_after_a_merge_and_an_edit(demo, setti
     assert [[i for i, _ in found] for found in after][:2] == [[], [FROB]]  # the old wording is gone
 
 
+def test_a_title_changed_since_a_lookup_shows_in_the_next(demo, settings, tmp_path):
+    """The titles of matched entries are kept with the index until it changes: an edited
+    title shows in the next lookup, whatever the paste."""
+    kept = LookupIndex()
+    with read_session(demo) as session:
+        [before] = lookup(session, kept, "FrobError: cannot frobnicate widget 42")
+    doc = yaml.safe_load((DEMO_ENTRIES / "demo" / "full-bilingual.yaml").read_text())
+    doc["title"]["en"] = "Frobnication fails on every widget"
+    (tmp_path / "full-bilingual.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True))
+    assert load(settings, tmp_path / "full-bilingual.yaml").updated == 1
+    with read_session(demo) as session:
+        [after] = lookup(session, kept, "FrobError: cannot frobnicate widget 43")
+    assert before.id == after.id == FROB
+    assert after.title.en == "Frobnication fails on every widget" != before.title.en
+    assert after.title.zh == before.title.zh
+
+
 def test_what_the_index_memoises_is_counted_again_after_a_refresh(demo, settings, tmp_path):
     """Word idfs and how many entries hold a phrase are kept between lookups until the index
     changes. Here forty new errors print the same three words as the

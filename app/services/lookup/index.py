@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from sqlalchemy import func
+from sqlalchemy import Connection, func
 from sqlmodel import Session, col, select
 
+from app.db import connection_of
 from app.models import Entry, Pattern, VersionRow
 from app.schemas.common import compile_pattern
 from app.services.lookup.postings import Postings
@@ -30,6 +31,9 @@ _CHUNK = 2000
 # Results kept for pastes seen since the last change (the same error is pasted again and
 # again); keyed by a digest, so a long paste costs no more memory than a short one.
 _REMEMBERED = 4096
+# Titles of the entries matched lately, kept until the next refresh: the same few errors are
+# pasted again and again, each time worded a little differently.
+_TITLES = 4096
 # Phrase counts kept between refreshes: a paste's candidates have a dozen phrases to count
 # (1,554 distinct over 149 pastes at 10,000 entries); about 2 MB at most.
 _MEMO_BOUND = 32768
@@ -111,6 +115,7 @@ class LookupIndex:
         self._lock = threading.Lock()
         self._results: OrderedDict[tuple, tuple] = OrderedDict()
         self._results_lock = threading.Lock()
+        self._titles: OrderedDict[str, tuple[str, str | None]] = OrderedDict()
         self._idf: dict[str, float] = {}
         self._idfs = np.zeros(0)
         self._conjunctions: dict[frozenset[str], int] = {}
@@ -163,25 +168,46 @@ class LookupIndex:
             while len(self._results) > _REMEMBERED:
                 self._results.popitem(last=False)
 
+    def titles(
+        self, ids: list[str], read: Callable[[list[str]], dict[str, tuple[str, str | None]]]
+    ) -> dict[str, tuple[str, str | None]]:
+        """(English, Chinese) title of each entry of `ids` that exists: kept ones, and `read`
+        for the others."""
+        with self._results_lock:
+            found = {i: kept for i in ids if (kept := self._titles.get(i)) is not None}
+        missing = [i for i in ids if i not in found]
+        if missing:
+            fresh = read(missing)
+            found.update(fresh)
+            with self._results_lock:
+                self._titles.update(fresh)
+                while len(self._titles) > _TITLES:
+                    self._titles.popitem(last=False)
+        return found
+
     def ranking(self) -> threading.Lock:
         """Held while a lookup ranks against the index. A refresh changes postings in place
         (copies would double the index's memory at every change), so it waits for the
         rankings in flight, and they for it; rankings are bound by the interpreter's lock anyway."""
         return self._lock
 
-    def refresh(self, session: Session) -> None:
-        """Index every entry created or changed since the last refresh (one query when none)."""
-        latest = session.connection().execute(_LATEST).scalar() or 0
+    def refresh(self, db: Session | Connection, latest: int | None = None) -> None:
+        """Index every entry created or changed since the last refresh (one query when none;
+        none when the caller has just read the `latest` change counter)."""
+        conn = connection_of(db)
+        if latest is None:
+            latest = conn.execute(_LATEST).scalar() or 0
         if latest <= self.watermark:
             return
         with self._lock:
             if latest <= self.watermark:
                 return
-            self._load(session, self.watermark)
+            self._load(conn, self.watermark)
             self.apply()
             self.watermark = latest
             with self._results_lock:
                 self._results.clear()  # ranked against entries that have changed since
+                self._titles.clear()
 
     def apply(self) -> None:
         """Land the staged changes: the postings, then every word's idf (the base's size
@@ -191,11 +217,11 @@ class LookupIndex:
         self._idfs = np.where(counts > 0, np.log(1 + len(self.entries) / (counts + 0.5)), 0.0)
         self._idf, self._conjunctions = {}, {}
 
-    def _load(self, session: Session, after: int) -> None:
+    def _load(self, conn: Connection, after: int) -> None:
         """Read changed entries in chunks, only the columns the index needs. A canonical entry
         is indexed with every wording, pattern and title of its aliases (a paste that names an
         alias finds its canonical); an alias is not indexed of its own."""
-        rows = session.exec(
+        rows = conn.execute(
             select(Entry.id, Entry.canonical_id).where(Entry.changed > after).order_by(Entry.id)
         ).all()
         for entry_id, canonical in rows:
@@ -208,7 +234,7 @@ class LookupIndex:
         for start in range(0, len(ids), _CHUNK):
             part = ids[start : start + _CHUNK]
             members: dict[str, list[str]] = {entry_id: [entry_id] for entry_id in part}
-            for alias, canonical in session.exec(
+            for alias, canonical in conn.execute(
                 select(Entry.id, Entry.canonical_id)
                 .where(col(Entry.canonical_id).in_(part))
                 .order_by(Entry.id)
@@ -217,14 +243,14 @@ class LookupIndex:
             owner = {member: entry_id for entry_id, group in members.items() for member in group}
             patterns: dict[str, list[str]] = defaultdict(list)
             versions: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-            for entry_id, regex in session.exec(
+            for entry_id, regex in conn.execute(
                 select(Pattern.entry_id, Pattern.regex)
                 .where(col(Pattern.entry_id).in_(list(owner)))
                 .order_by(Pattern.entry_id, Pattern.position)
             ):
                 if regex not in patterns[owner[entry_id]]:
                     patterns[owner[entry_id]].append(regex)
-            for entry_id, component, version, status in session.exec(
+            for entry_id, component, version, status in conn.execute(
                 select(
                     VersionRow.entry_id, VersionRow.component, VersionRow.version, VersionRow.status
                 ).where(col(VersionRow.entry_id).in_(list(owner)))
@@ -232,7 +258,7 @@ class LookupIndex:
                 versions[owner[entry_id]].append(shared(row := (component.lower(), version, status), row))
             texts = {
                 entry_id: (title_en, [signature, *(v["text"] for v in variants)])
-                for entry_id, title_en, signature, variants in session.exec(
+                for entry_id, title_en, signature, variants in conn.execute(
                     select(Entry.id, Entry.title_en, Entry.signature, Entry.variants).where(
                         col(Entry.id).in_(list(owner))
                     )

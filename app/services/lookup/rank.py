@@ -15,9 +15,10 @@ import bisect
 from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import bindparam, select
+from sqlalchemy import Connection, bindparam, select
 from sqlmodel import Session, col
 
+from app.db import connection_of
 from app.models import Entry
 from app.schemas.common import Text
 from app.services.entries.versions import covers
@@ -201,14 +202,17 @@ def _score(evidence: _Evidence, most_explained: float, pattern_hit: bool) -> flo
 
 
 def lookup(
-    session: Session,
+    db: Session | Connection,
     index: LookupIndex,
     text: str,
     *,
     limit: int = 10,
     versions: dict[str, str] | None = None,
+    latest: int | None = None,
 ) -> list[Match]:
-    index.refresh(session)
+    """`latest`: the highest change counter of the base, when the caller has just read it."""
+    conn = connection_of(db)
+    index.refresh(conn, latest)
     # The watermark is taken before ranking: results ranked while a refresh lands are kept
     # under the older one and never recalled.
     key = _result_key(index, text, limit, versions)
@@ -216,7 +220,7 @@ def lookup(
     if found is None:
         with index.ranking():
             ranked = _rank(index, text[:MAX_TEXT], limit, versions)
-        found = _titled(session, ranked)
+        found = _titled(conn, index, ranked)
         index.remember(key, found)
     return list(found)
 
@@ -240,17 +244,23 @@ _TITLES = select(Entry.id, Entry.title_en, Entry.title_zh).where(
 )
 
 
-def _titled(session: Session, ranked: list[tuple[str, float]]) -> tuple[Match, ...]:
-    """The matches with their titles, read for these few entries only: the index holds no
-    titles (they would be a tenth of its memory)."""
+def _titled(conn: Connection, index: LookupIndex, ranked: list[tuple[str, float]]) -> tuple[Match, ...]:
+    """The matches with their titles: the index keeps no titles of its own (they would be a
+    tenth of its memory), only those of the entries matched lately."""
     if not ranked:
         return ()
-    titles = {
-        entry_id: Text(en=en, zh=zh)
-        for entry_id, en, zh in session.connection().execute(_TITLES, {"ids": [i for i, _ in ranked]})
-    }
+
+    def read(ids: list[str]) -> dict[str, tuple[str, str | None]]:
+        return {entry_id: (en, zh) for entry_id, en, zh in conn.execute(_TITLES, {"ids": ids})}
+
+    titles = index.titles([entry_id for entry_id, _ in ranked], read)
     return tuple(
-        Match(id=entry_id, title=titles[entry_id], score=score, url=entry_url(entry_id))
+        Match(
+            id=entry_id,
+            title=Text(en=titles[entry_id][0], zh=titles[entry_id][1]),
+            score=score,
+            url=entry_url(entry_id),
+        )
         for entry_id, score in ranked
         if entry_id in titles
     )
