@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
+from app.backends import fts5_terms
 from app.backends.text import (
     MIN_TRIGRAM,
     cjk_pairs,
@@ -149,7 +150,8 @@ def integrity_check(conn: Connection) -> str:
 #   entry_fts        trigrams: substrings, for a query whose words match nothing whole
 
 INDEX_TABLES = ("entry_fts_words", "entry_fts_cjk", "entry_fts")
-_WEIGHTS = ", 10.0, 6.0, 1.0"  # title, signature, body: bm25's arguments after the table
+_COLUMN_WEIGHTS = (10.0, 6.0, 1.0)  # title, signature, body
+_WEIGHTS = "".join(f", {w}" for w in _COLUMN_WEIGHTS)  # bm25's arguments after the table
 
 
 def delete_index_row(conn: Connection, rowid: int) -> None:
@@ -263,14 +265,23 @@ def _run(
     """How many match, one page of (rowid, score), then the snippets of that page only:
     snippet() in the ranking query would be computed for every match before the sort keeps
     twenty, and it tokenises each whole text again, which costs more than the ranking."""
-    total = _count(conn, query, query.match)
+    ranked = None
+    plain = query.table == fts5_terms.TABLE and query.every_word and not query.more and whole_words
+    if plain and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms):
+        ranked = fts5_terms.word_matches(conn).ranked(conn, terms, _COLUMN_WEIGHTS)
+        total = len(ranked[0])
+    else:
+        total = _count(conn, query, query.match)
     if not total:
         return [], 0
     common = query.every_word and total > LISTED_FROM
     if common:  # rowids are entry seqs, so the last is the size at most
         last = _rows(conn, f"SELECT rowid FROM {query.table} ORDER BY rowid DESC LIMIT 1")
         common = total > (last[0][0] if last else 0) / 2
-    rows = (_listed if common else _ranked)(conn, query, limit, offset)
+    if common or ranked is None:
+        rows = (_listed if common else _ranked)(conn, query, limit, offset)
+    else:
+        rows = fts5_terms.page(*ranked, limit, offset)
     if not rows:
         return [], total
     texts = {

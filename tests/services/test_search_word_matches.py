@@ -1,0 +1,150 @@
+"""Ranking a search of plain words in numpy, from each word's matches read out of FTS5's own
+index (app/backends/fts5_terms.py): the same rows, counts and bm25 scores, to the last bit, as
+FTS5's bm25() in SQL; read again after any write to the index; within its byte budget.
+Through the backend, on a real migrated SQLite file."""
+
+import random
+import threading
+
+import numpy as np
+import pytest
+
+from app import backends
+from app.backends import fts5_terms
+from app.db import make_engine, write_session
+from tests.conftest import make_settings
+
+pytestmark = pytest.mark.sqlite_only
+
+# Words of every frequency: some in most rows, some in few; rows of every length.
+VOCABULARY = [f"w{n}" for n in range(60)]
+QUERIES = [
+    ["w0"],
+    ["w1", "w0"],
+    ["w3", "w7", "w2"],
+    ["w59"],
+    ["w5", "w58"],
+    ["w12", "w0", "w1", "w2"],
+    ["nowhere"],
+]
+
+
+def _text(rng: random.Random, words: int) -> str:
+    # Zipf-like: low-numbered words are common.
+    return " ".join(VOCABULARY[min(int(rng.paretovariate(1.0)) - 1, 59)] for _ in range(words))
+
+
+def _write(engine, rows: range, seed: int) -> None:
+    rng = random.Random(seed)
+    with write_session(engine) as session:
+        for rowid in rows:
+            backends.write_index_row(
+                session.connection(),
+                rowid,
+                title=_text(rng, rng.randint(1, 6)),
+                signature=_text(rng, rng.randint(0, 12)),
+                body=_text(rng, rng.randint(0, 80)),
+            )
+
+
+@pytest.fixture
+def engine(databases):
+    engine = make_engine(make_settings(databases.empty()))
+    _write(engine, range(1, 601), seed=3)
+    yield engine
+    engine.dispose()
+
+
+def _search(conn, terms: list[str], limit: int = 20, offset: int = 0):
+    return backends.search_words(conn, terms, any_term=False, limit=limit, offset=offset)
+
+
+def _by_fts5(conn, terms: list[str], monkeypatch, **page):
+    """The same search with every term left to FTS5 (its bm25() in SQL)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(fts5_terms, "PLAIN_TERM", fts5_terms.re.compile(r"(?!)"))
+        return _search(conn, terms, **page)
+
+
+@pytest.mark.parametrize("terms", QUERIES)
+def test_words_ranked_in_numpy_rank_as_bm25_in_sql_does(engine, terms, monkeypatch):
+    with engine.connect() as conn:
+        for offset in (0, 20, 300):
+            rows, total = _search(conn, terms, offset=offset)
+            expected, expected_total = _by_fts5(conn, terms, monkeypatch, limit=20, offset=offset)
+            assert total == expected_total
+            # rowid, score (the very same double) and snippet
+            assert rows == expected
+    assert fts5_terms.word_matches(conn)._words.matches  # answered from the words read
+
+
+def test_a_write_to_the_index_is_seen_by_the_next_search(engine, monkeypatch):
+    with engine.connect() as conn:
+        before, total = _search(conn, ["w1", "w0"])
+        assert _search(conn, ["zebrafrob"]) == ([], 0)
+    with write_session(engine) as session:
+        backends.write_index_row(
+            session.connection(), 9001, title="zebrafrob w1 w0", signature="w1 w1", body="w0"
+        )
+        backends.delete_index_row(session.connection(), before[0][0])  # the best match goes
+    with engine.connect() as conn:
+        assert _search(conn, ["zebrafrob"])[1] == 1
+        after, after_total = _search(conn, ["w1", "w0"])
+        assert after_total == total  # one row more, one less
+        assert before[0][0] not in [r[0] for r in after]
+        assert (after, after_total) == _by_fts5(conn, ["w1", "w0"], monkeypatch, limit=20, offset=0)
+
+
+def test_words_are_kept_within_the_budget_and_still_rank_alike(engine, monkeypatch):
+    monkeypatch.setattr(fts5_terms, "BUDGET", 6_000)
+    with engine.connect() as conn:
+        for n in range(40):
+            terms = [f"w{n}", "w0"]
+            assert _search(conn, terms) == _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
+            kept = fts5_terms.word_matches(conn)._words
+            held = sum(rowids.nbytes + part.nbytes for rowids, part in kept.matches.values())
+            assert kept.bytes == held + kept.size.nbytes
+            assert kept.bytes <= 6_000 or len(kept.matches) <= len(terms)
+
+
+def test_each_database_has_its_own_words_and_threads_share_them(engine, databases, monkeypatch):
+    other = make_engine(make_settings(databases.empty()))
+    _write(other, range(1, 301), seed=11)
+    expected = {}
+    for each in (engine, other):
+        with each.connect() as conn:
+            expected[each] = [_by_fts5(conn, t, monkeypatch, limit=20, offset=0) for t in QUERIES]
+    failures: list[BaseException] = []
+
+    def search(each) -> None:
+        try:
+            with each.connect() as conn:
+                for _ in range(5):
+                    assert [_search(conn, t) for t in QUERIES] == expected[each]
+        except BaseException as error:  # noqa: BLE001 - any failure is the finding
+            failures.append(error)
+
+    threads = [threading.Thread(target=search, args=(each,)) for each in (engine, other) * 3]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
+    other.dispose()
+
+
+def _varint(value: int) -> bytes:
+    """SQLite's varint, as FTS5 writes its sizes: big-endian groups of 7 bits."""
+    groups = [value & 0x7F]
+    value >>= 7
+    while value:
+        groups.append(0x80 | (value & 0x7F))
+        value >>= 7
+    return bytes(reversed(groups))
+
+
+def test_varints_are_read_as_sqlite_writes_them():
+    values = [0, 1, 127, 128, 300, 16383, 16384, 2**21 - 1, 2**21, 2**35 + 5, 2**49 - 1]
+    packed = b"".join(map(_varint, values))
+    assert fts5_terms._varints(packed).tolist() == values
+    assert np.array_equal(fts5_terms._varints(b""), np.zeros(0))
