@@ -120,7 +120,8 @@ class Postings:
         gain_of_each = np.repeat([gain for _, gain in held], [len(s) for (s, _), _ in held])
         weights = np.concatenate([w for (_, w), _ in held], dtype=np.float64) * gain_of_each
         size = len(self._ids)
-        holders = np.flatnonzero(np.bincount(slots, minlength=size))
+        # Compared first: nonzero() finds the set items of a boolean array far faster than of counts.
+        holders = np.flatnonzero(np.bincount(slots, minlength=size) > 0)
         sums = np.bincount(slots, weights=weights, minlength=size)[holders]
         total = len(holders)
         if total > limit:  # the sums from the limit-th largest up, ties at it included
