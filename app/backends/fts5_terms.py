@@ -29,6 +29,7 @@ K1, B = 1.2, 0.75
 TABLE = "entry_fts_words"
 COLUMNS = ("title", "signature", "body")
 BUDGET = 16 * 1024 * 1024
+_CHUNK = 8192  # rows read at a time
 _STRUCTURE_ROWID, _AVERAGES_ROWID = 10, 1  # FTS5's own rows of its %_data table
 # A query term that unicode61 reads as this one token: lower-case ASCII letters and digits.
 # Anything else (a phrase of parts, diacritics, other scripts) is left to FTS5.
@@ -53,25 +54,28 @@ class _Words:
         averages = _varints(_row(conn, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_AVERAGES_ROWID,)))
         self.rows = int(averages[0])
         self.avgdl = float(averages[1:].sum()) / float(self.rows) if self.rows else 1.0
-        ids, sizes = [], []
-        for rowid, size in conn.execute(f"SELECT id, sz FROM {TABLE}_docsize"):
-            ids.append(rowid)
-            sizes.append(size)
-        self.size = np.zeros(max(ids, default=0) + 1)  # tokens in all columns, by rowid
-        if ids:
-            self.size[ids] = _varints(b"".join(sizes)).reshape(len(ids), len(COLUMNS)).sum(axis=1)
+        last = conn.execute(f"SELECT max(id) FROM {TABLE}_docsize").fetchone()[0] or 0
+        self.size = np.zeros(last + 1)  # tokens in all columns, by rowid
+        rows = conn.execute(f"SELECT id, sz FROM {TABLE}_docsize")
+        while chunk := rows.fetchmany(_CHUNK):  # a chunk at a time: no list of every row at once
+            ids = np.fromiter((rowid for rowid, _ in chunk), np.int64, len(chunk))
+            counts = _varints(b"".join(size for _, size in chunk)).reshape(len(chunk), len(COLUMNS))
+            self.size[ids] = counts.sum(axis=1)
         self.matches: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self.bytes = self.size.nbytes
 
     def read(self, conn, word: str) -> tuple[np.ndarray, np.ndarray]:
         """(rowids holding the word, ascending; the word's part of each one's bm25 sum)."""
         weight = " ".join(f"WHEN '{name}' THEN {w!r}" for name, w in zip(COLUMNS, self.weights, strict=True))
-        found = conn.execute(
+        rows = conn.execute(
             f"SELECT doc, sum(CASE col {weight} END) FROM temp.{TABLE}_instances WHERE term = ? GROUP BY doc",
             (word,),
-        ).fetchall()
-        rowids = np.array([doc for doc, _ in found], np.int64)
-        frequency = np.array([f for _, f in found], np.float64)
+        )
+        docs, frequencies = [np.zeros(0, np.int32)], [np.zeros(0)]
+        while chunk := rows.fetchmany(_CHUNK):
+            docs.append(np.fromiter((doc for doc, _ in chunk), np.int32, len(chunk)))
+            frequencies.append(np.fromiter((f for _, f in chunk), np.float64, len(chunk)))
+        rowids, frequency = np.concatenate(docs), np.concatenate(frequencies)
         order = np.argsort(rowids, kind="stable")
         rowids, frequency = rowids[order], frequency[order]
         hits = len(rowids)
