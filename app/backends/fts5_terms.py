@@ -28,7 +28,7 @@ from sqlalchemy import Connection, Engine
 K1, B = 1.2, 0.75
 TABLE = "entry_fts_words"
 COLUMNS = ("title", "signature", "body")
-BUDGET = 16 * 1024 * 1024
+BUDGET = 8 * 1024 * 1024  # about 700,000 matches: every word of the bench's searches at 100,000 entries
 _CHUNK = 8192  # rows read at a time
 _STRUCTURE_ROWID, _AVERAGES_ROWID = 10, 1  # FTS5's own rows of its %_data table
 # A query term that unicode61 reads as this one token: lower-case ASCII letters and digits.
@@ -62,6 +62,7 @@ class _Words:
             counts = _varints(b"".join(size for _, size in chunk)).reshape(len(chunk), len(COLUMNS))
             self.size[ids] = counts.sum(axis=1)
         self.matches: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self.too_common: set[str] = set()
         self.bytes = self.size.nbytes
 
     def read(self, conn, word: str) -> tuple[np.ndarray, np.ndarray]:
@@ -107,7 +108,8 @@ class WordMatches:
         self._words: _Words | None = None
 
     def ranked(self, conn: Connection, words: list[str], weights: tuple[float, ...]):
-        """(rowids, scores: lower is better) of the rows holding every word, in rowid order."""
+        """(rowids, scores: lower is better) of the rows holding every word, in rowid order;
+        None when a word is too common to keep (FTS5 ranks that query)."""
         driver = conn.connection.driver_connection
         structure = _row(driver, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_STRUCTURE_ROWID,))
         parts = []
@@ -115,6 +117,8 @@ class WordMatches:
             kept = self._words
             if kept is None or kept.structure != structure or kept.weights != weights:
                 kept = self._words = _Words(driver, structure, weights)
+            if kept.too_common.intersection(words):
+                return None
             for word in words:
                 found = kept.matches.get(word)
                 if found is None:
@@ -122,8 +126,13 @@ class WordMatches:
                         f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{TABLE}_instances "
                         f"USING fts5vocab(main, {TABLE}, instance)"
                     )
-                    found = kept.matches[word] = kept.read(driver, word)
-                    kept.bytes += found[0].nbytes + found[1].nbytes
+                    found = kept.read(driver, word)
+                    size = found[0].nbytes + found[1].nbytes
+                    if size > BUDGET // 2:
+                        kept.too_common.add(word)
+                        return None
+                    kept.matches[word] = found
+                    kept.bytes += size
                 else:
                     kept.matches.move_to_end(word)
                 parts.append(found)

@@ -269,9 +269,7 @@ def _run(
     plain = query.table == fts5_terms.TABLE and query.every_word and not query.more and whole_words
     if plain and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms):
         ranked = fts5_terms.word_matches(conn).ranked(conn, terms, _COLUMN_WEIGHTS)
-        total = len(ranked[0])
-    else:
-        total = _count(conn, query, query.match)
+    total = len(ranked[0]) if ranked is not None else _count(conn, query, query.match)
     if not total:
         return [], 0
     common = query.every_word and total > LISTED_FROM

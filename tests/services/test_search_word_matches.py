@@ -148,3 +148,14 @@ def test_varints_are_read_as_sqlite_writes_them():
     packed = b"".join(map(_varint, values))
     assert fts5_terms._varints(packed).tolist() == values
     assert np.array_equal(fts5_terms._varints(b""), np.zeros(0))
+
+
+def test_a_word_too_common_to_keep_is_left_to_fts5(engine, monkeypatch):
+    with engine.connect() as conn:
+        assert _search(conn, ["w5"])  # the words read, against the index as it is
+        kept = fts5_terms.word_matches(conn)._words
+        common = kept.read(conn.connection.driver_connection, "w0")
+        monkeypatch.setattr(fts5_terms, "BUDGET", 2 * (common[0].nbytes + common[1].nbytes) - 1)
+        for terms in (["w0"], ["w5", "w0"], ["w5"]):
+            assert _search(conn, terms) == _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
+        assert "w0" in kept.too_common and "w0" not in kept.matches and "w5" in kept.matches
