@@ -13,7 +13,8 @@ ties by rowid as the SQL has them.
 What was read stays valid while the index is unchanged: FTS5 rewrites its structure record
 at every write to the index, so a search compares that record (one row) with the one the
 words were read against, and reads them again after any change. Words are kept up to a
-budget of bytes, least recently used out first.
+budget of bytes, least recently used out first; a word whose matches would take half of it
+is left to FTS5 (read again at every search, it would cost more than FTS5's own ranking).
 """
 
 import math
@@ -37,7 +38,7 @@ PLAIN_TERM = re.compile(r"[a-z0-9]+")
 
 
 def _varints(data: bytes) -> np.ndarray:
-    """The SQLite varints packed one after another in `data` (values below 2**56)."""
+    """The SQLite varints packed one after another in `data` (values below 2**53)."""
     raw = np.frombuffer(data, np.uint8).astype(np.int64)
     last = raw < 0x80  # the last byte of each varint
     number = np.cumsum(last) - last  # which varint each byte belongs to
@@ -52,7 +53,7 @@ class _Words:
     def __init__(self, conn, structure: bytes, weights: tuple[float, ...]) -> None:
         self.structure, self.weights = structure, weights
         averages = _varints(_row(conn, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_AVERAGES_ROWID,)))
-        self.rows = int(averages[0])
+        self.rows = int(averages[0]) if len(averages) else 0  # no record before the first row
         self.avgdl = float(averages[1:].sum()) / float(self.rows) if self.rows else 1.0
         last = conn.execute(f"SELECT max(id) FROM {TABLE}_docsize").fetchone()[0] or 0
         self.size = np.zeros(last + 1)  # tokens in all columns, by rowid

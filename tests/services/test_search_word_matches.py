@@ -159,3 +159,10 @@ def test_a_word_too_common_to_keep_is_left_to_fts5(engine, monkeypatch):
         for terms in (["w0"], ["w5", "w0"], ["w5"]):
             assert _search(conn, terms) == _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
         assert "w0" in kept.too_common and "w0" not in kept.matches and "w5" in kept.matches
+
+
+def test_a_search_of_an_empty_index_finds_nothing(databases):
+    engine = make_engine(make_settings(databases.empty()))
+    with engine.connect() as conn:
+        assert _search(conn, ["anything"]) == ([], 0)
+    engine.dispose()
