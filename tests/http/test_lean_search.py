@@ -84,3 +84,13 @@ def test_a_filtered_search_is_left_to_the_route(shipped_client):
 )
 def test_the_lean_path_takes_only_plain_valid_searches(query, taken):
     assert plain_search(query) == taken
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/v1/errors?q=memory", "/api/v1/errors?q=kv+cache&limit=5", "/search?q=memory"]
+)
+def test_a_search_of_an_empty_base_finds_nothing(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    if url.startswith("/api/"):
+        assert response.json() == {"data": [], "count": 0, "next": None}
