@@ -10,11 +10,15 @@ A query's matches are then the rows every word holds, and their scores the sum o
 words' parts in the query's order: the same doubles bm25() returns, so the same order,
 ties by rowid as the SQL has them.
 
-What was read stays valid while the index is unchanged: FTS5 rewrites its structure record
-at every write to the index, so a search compares that record (one row) with the one the
-words were read against, and reads them again after any change. Words are kept up to a
-budget of bytes, least recently used out first; a word whose matches would take half of it
-is left to FTS5 (read again at every search, it would cost more than FTS5's own ranking).
+What was read stays valid while the index is unchanged: every transaction that writes to
+the index writes FTS5's structure record when it commits (its pending changes become a
+segment), so a search compares that record (one row) with the one the words were read
+against, and reads them again after any change. A writer's own transaction holds changes
+FTS5 has not written out yet: a search inside one is left to FTS5 (app/backends/sqlite.py).
+
+Words are kept up to a budget of bytes, least recently used out first; a word whose matches
+would take half of it is left to FTS5 (read again at every search, it would cost more than
+FTS5's own ranking).
 """
 
 import math
@@ -56,7 +60,7 @@ class _Words:
         self.rows = int(averages[0]) if len(averages) else 0  # no record before the first row
         self.avgdl = float(averages[1:].sum()) / float(self.rows) if self.rows else 1.0
         last = conn.execute(f"SELECT max(id) FROM {TABLE}_docsize").fetchone()[0] or 0
-        self.size = np.zeros(last + 1)  # tokens in all columns, by rowid
+        self.size = np.zeros(last + 1, np.int32)  # tokens in all columns, by rowid (not budgeted)
         rows = conn.execute(f"SELECT id, sz FROM {TABLE}_docsize")
         while chunk := rows.fetchmany(_CHUNK):  # a chunk at a time: no list of every row at once
             ids = np.fromiter((rowid for rowid, _ in chunk), np.int64, len(chunk))
@@ -64,7 +68,7 @@ class _Words:
             self.size[ids] = counts.sum(axis=1)
         self.matches: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self.too_common: set[str] = set()
-        self.bytes = self.size.nbytes
+        self.bytes = 0  # what `matches` hold
 
     def read(self, conn, word: str) -> tuple[np.ndarray, np.ndarray]:
         """(rowids holding the word, ascending; the word's part of each one's bm25 sum)."""
@@ -113,33 +117,38 @@ class WordMatches:
         None when a word is too common to keep (FTS5 ranks that query)."""
         driver = conn.connection.driver_connection
         structure = _row(driver, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_STRUCTURE_ROWID,))
+        kept = self._words
+        if kept is None or kept.structure != structure or kept.weights != weights:
+            # Read outside the lock: the searches that find the index as it was go on meanwhile.
+            kept = _Words(driver, structure, weights)
+            with self._lock:
+                self._words = kept
         parts = []
         with self._lock:
-            kept = self._words
-            if kept is None or kept.structure != structure or kept.weights != weights:
-                kept = self._words = _Words(driver, structure, weights)
-            if kept.too_common.intersection(words):
-                return None
-            for word in words:
-                found = kept.matches.get(word)
-                if found is None:
-                    driver.execute(
-                        f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{TABLE}_instances "
-                        f"USING fts5vocab(main, {TABLE}, instance)"
-                    )
-                    found = kept.read(driver, word)
-                    size = found[0].nbytes + found[1].nbytes
-                    if size > BUDGET // 2:
-                        kept.too_common.add(word)
-                        return None
-                    kept.matches[word] = found
-                    kept.bytes += size
-                else:
-                    kept.matches.move_to_end(word)
-                parts.append(found)
-            while kept.bytes > BUDGET and len(kept.matches) > len(words):
-                _, (rowids, part) = kept.matches.popitem(last=False)
-                kept.bytes -= rowids.nbytes + part.nbytes
+            try:
+                if kept.too_common.intersection(words):
+                    return None
+                for word in words:
+                    found = kept.matches.get(word)
+                    if found is None:
+                        driver.execute(
+                            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{TABLE}_instances "
+                            f"USING fts5vocab(main, {TABLE}, instance)"
+                        )
+                        found = kept.read(driver, word)
+                        size = found[0].nbytes + found[1].nbytes
+                        if size > BUDGET // 2:
+                            kept.too_common.add(word)
+                            return None
+                        kept.matches[word] = found
+                        kept.bytes += size
+                    else:
+                        kept.matches.move_to_end(word)
+                    parts.append(found)
+            finally:  # the words of this query are the last used: never the ones let go
+                while kept.bytes > BUDGET and len(kept.matches) > len(parts):
+                    _, (rowids, part) = kept.matches.popitem(last=False)
+                    kept.bytes -= rowids.nbytes + part.nbytes
         common = min((rowids for rowids, _ in parts), key=len)
         for rowids, _ in parts:  # each sorted: a binary search of the fewest
             if rowids is not common:

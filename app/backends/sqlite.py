@@ -267,6 +267,7 @@ def _run(
     twenty, and it tokenises each whole text again, which costs more than the ranking."""
     ranked = None
     plain = query.table == fts5_terms.TABLE and query.every_word and not query.more and whole_words
+    plain = plain and conn.get_execution_options().get("sqlite_begin") != WRITE_OPTIONS["sqlite_begin"]
     if plain and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms):
         ranked = fts5_terms.word_matches(conn).ranked(conn, terms, _COLUMN_WEIGHTS)
     total = len(ranked[0]) if ranked is not None else _count(conn, query, query.match)

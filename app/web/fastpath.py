@@ -123,7 +123,6 @@ class EntryFastPath:
             elif method == "POST" and scope["path"] == LOOKUP_PATH:
                 # The input guard has read the whole body and hands it over as one message.
                 first = await receive()
-                body = None
                 if first["type"] == "http.request" and not first.get("more_body", False):
                     body = first.get("body", b"")
                     form = state.list_forms.get(reply_key(scope, body))

@@ -85,3 +85,26 @@ def test_an_entry_is_stored_as_word_numbers_and_read_back_as_its_phrasings():
     index.apply()
     assert index.postings.df("cache") == 1 and index.postings.df("kv") == 1
     assert index.idf("vllm") == 0.0 and index.idf("kv") == index.idf_at(1) > 0
+
+
+def test_titles_are_kept_only_when_read_from_a_view_as_new_as_the_index():
+    index = LookupIndex()
+    index.watermark = 7
+    reads: list[list[str]] = []
+
+    def read(ids: list[str]) -> dict[str, tuple[str, str | None]]:
+        reads.append(ids)
+        return {i: (f"title of {i}", None) for i in ids if i != "gone"}
+
+    # Read from an older view (a transaction begun before the index's last refresh): not kept.
+    assert index.titles(["a", "gone"], read, seen=6) == {"a": ("title of a", None)}
+    assert index.titles(["a"], read, seen=7) == {"a": ("title of a", None)}
+    assert index.titles(["a"], read, seen=7) == {"a": ("title of a", None)}
+    assert reads == [["a", "gone"], ["a"]]  # kept from the second read on
+
+    def read_while_a_refresh_lands(ids: list[str]) -> dict[str, tuple[str, str | None]]:
+        index.watermark = 8  # as a refresh does, before it clears what was kept
+        return read(ids)
+
+    index.titles(["b"], read_while_a_refresh_lands, seen=7)
+    assert index.titles(["b"], read, seen=8) and reads[-2:] == [["b"], ["b"]]

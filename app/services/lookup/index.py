@@ -31,8 +31,9 @@ _CHUNK = 2000
 # Results kept for pastes seen since the last change (the same error is pasted again and
 # again); keyed by a digest, so a long paste costs no more memory than a short one.
 _REMEMBERED = 4096
-# Titles of the entries matched lately, kept until the next refresh: the same few errors are
-# pasted again and again, each time worded a little differently.
+# Titles of the entries matched lately (least recently matched out first), kept until the
+# next refresh: the same few errors are pasted again and again, each time worded a little
+# differently.
 _TITLES = 4096
 # Phrase counts kept between refreshes: a paste's candidates have a dozen phrases to count
 # (1,554 distinct over 149 pastes at 10,000 entries); about 2 MB at most.
@@ -169,20 +170,29 @@ class LookupIndex:
                 self._results.popitem(last=False)
 
     def titles(
-        self, ids: list[str], read: Callable[[list[str]], dict[str, tuple[str, str | None]]]
+        self, ids: list[str], read: Callable[[list[str]], dict[str, tuple[str, str | None]]], seen: int
     ) -> dict[str, tuple[str, str | None]]:
         """(English, Chinese) title of each entry of `ids` that exists: kept ones, and `read`
-        for the others."""
+        for the others, from a view of the base at least as new as change counter `seen`.
+        What was read is kept only when that view is as new as the index and no refresh
+        landed meanwhile: a title read from an older view would outlive its edit."""
         with self._results_lock:
-            found = {i: kept for i in ids if (kept := self._titles.get(i)) is not None}
+            found = {}
+            for entry_id in ids:
+                kept = self._titles.get(entry_id)
+                if kept is not None:
+                    self._titles.move_to_end(entry_id)
+                    found[entry_id] = kept
+            mark = self.watermark
         missing = [i for i in ids if i not in found]
         if missing:
             fresh = read(missing)
             found.update(fresh)
-            with self._results_lock:
-                self._titles.update(fresh)
-                while len(self._titles) > _TITLES:
-                    self._titles.popitem(last=False)
+            with self._results_lock:  # refresh moves the watermark, then clears, under it
+                if seen >= mark == self.watermark:
+                    self._titles.update(fresh)
+                    while len(self._titles) > _TITLES:
+                        self._titles.popitem(last=False)
         return found
 
     def ranking(self) -> threading.Lock:
@@ -191,23 +201,25 @@ class LookupIndex:
         rankings in flight, and they for it; rankings are bound by the interpreter's lock anyway."""
         return self._lock
 
-    def refresh(self, db: Session | Connection, latest: int | None = None) -> None:
+    def refresh(self, db: Session | Connection, latest: int | None = None) -> int:
         """Index every entry created or changed since the last refresh (one query when none;
-        none when the caller has just read the `latest` change counter)."""
+        none when the caller has just read the `latest` change counter). Returns the change
+        counter the base was read at."""
         conn = connection_of(db)
         if latest is None:
             latest = conn.execute(_LATEST).scalar() or 0
         if latest <= self.watermark:
-            return
+            return latest
         with self._lock:
             if latest <= self.watermark:
-                return
+                return latest
             self._load(conn, self.watermark)
             self.apply()
             self.watermark = latest
             with self._results_lock:
                 self._results.clear()  # ranked against entries that have changed since
                 self._titles.clear()
+        return latest
 
     def apply(self) -> None:
         """Land the staged changes: the postings, then every word's idf (the base's size

@@ -105,7 +105,9 @@ class _Evidence:
     entry: IndexedEntry
     coverage: float  # how much of the entry's signature the paste contains
     explained: float  # how much of the paste the entry accounts for
-    specific: bool  # the paste holds a rare word of the entry, or several of one phrasing
+    # The paste holds a rare word of the entry, or several of one phrasing; found out only
+    # for an entry whose coverage could fit (FITS_WITH_PATTERN), False for the others.
+    specific: bool
 
 
 def _measure(index: LookupIndex, query: dict[str, float], found: list[str]) -> list[_Evidence]:
@@ -114,7 +116,9 @@ def _measure(index: LookupIndex, query: dict[str, float], found: list[str]) -> l
     it). Every phrasing of every candidate is measured at once, over their words' numbers:
     a word in a weak line counts in proportion, and a phrasing of one or two common words
     proves little even when whole."""
-    entries = [index.entries[entry_id] for entry_id in found]
+    # An entry without phrasings holds no word, so no paste gathers it; left out all the same,
+    # as the sums below take each entry's phrasings to be where the next entry's begin.
+    entries = [e for e in map(index.entries.__getitem__, found) if e.kinds]
     if not entries:
         return []
     # The paste's weight of each word, by number: a table as long as the vocabulary (calloc'd,
@@ -212,7 +216,7 @@ def lookup(
 ) -> list[Match]:
     """`latest`: the highest change counter of the base, when the caller has just read it."""
     conn = connection_of(db)
-    index.refresh(conn, latest)
+    seen = index.refresh(conn, latest)
     # The watermark is taken before ranking: results ranked while a refresh lands are kept
     # under the older one and never recalled.
     key = _result_key(index, text, limit, versions)
@@ -220,7 +224,7 @@ def lookup(
     if found is None:
         with index.ranking():
             ranked = _rank(index, text[:MAX_TEXT], limit, versions)
-        found = _titled(conn, index, ranked)
+        found = _titled(conn, index, ranked, seen)
         index.remember(key, found)
     return list(found)
 
@@ -244,7 +248,9 @@ _TITLES = select(Entry.id, Entry.title_en, Entry.title_zh).where(
 )
 
 
-def _titled(conn: Connection, index: LookupIndex, ranked: list[tuple[str, float]]) -> tuple[Match, ...]:
+def _titled(
+    conn: Connection, index: LookupIndex, ranked: list[tuple[str, float]], seen: int
+) -> tuple[Match, ...]:
     """The matches with their titles: the index keeps no titles of its own (they would be a
     tenth of its memory), only those of the entries matched lately."""
     if not ranked:
@@ -253,7 +259,7 @@ def _titled(conn: Connection, index: LookupIndex, ranked: list[tuple[str, float]
     def read(ids: list[str]) -> dict[str, tuple[str, str | None]]:
         return {entry_id: (en, zh) for entry_id, en, zh in conn.execute(_TITLES, {"ids": ids})}
 
-    titles = index.titles([entry_id for entry_id, _ in ranked], read)
+    titles = index.titles([entry_id for entry_id, _ in ranked], read, seen)
     return tuple(
         Match(
             id=entry_id,
