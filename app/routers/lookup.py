@@ -11,6 +11,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import State
 
 from app.db import SessionDep, write_session
 from app.render.formats import json_response
@@ -37,7 +38,7 @@ def _matches(request: Request, session, text: str, limit: int, versions) -> list
     return lookup(session, request.app.state.lookup_index, text, limit=limit, versions=versions)
 
 
-def _ranked(state, text: str, limit: int, versions: dict[str, str] | None, latest: int) -> list[Match]:
+def _ranked(state: State, text: str, limit: int, versions: dict[str, str] | None, latest: int) -> list[Match]:
     """Rank a paste whose size was checked already, on a connection of its own (no ORM
     session: ranking needs none, and making one costs a tenth of a ranking)."""
     with state.engine.connect() as conn:
