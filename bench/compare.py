@@ -453,12 +453,17 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
             print(f"  {'':34} ratio errata / datasette: {table[name][2]:.1f}x", flush=True)
         uncached = [drive(errata, files["search"], sec, unique=True) for _ in range(2)]
         print(_row("errata search, every URL new", uncached), flush=True)
+        # One at a time: the latency of the work itself, where 32 connections measure the queue.
+        alone = [drive(errata, files["search"], sec, connections=1, unique=True)]
+        print(_row("errata new search, 1 connection", alone), flush=True)
         lookups = [drive(errata, files["lookup"], sec, bodies=files["pastes"]) for _ in range(2)]
         print(_row("errata lookup (32 connections)", lookups))
         single = [drive(errata, files["lookup"], sec, connections=1, bodies=files["pastes"])]
         print(_row("errata lookup (1 connection)", single))
         novel = [drive(errata, files["lookup"], sec, bodies=files["pastes"], unique=True) for _ in range(2)]
         print(_row("errata lookup, every paste new", novel), flush=True)
+        alone = [drive(errata, files["lookup"], sec, connections=1, bodies=files["pastes"], unique=True)]
+        print(_row("errata new paste, 1 connection", alone), flush=True)
         with httpx.Client(base_url=proxy.url, timeout=60) as client:  # fill nginx's cache
             for path in files["json"].read_text().split():
                 client.get(path).raise_for_status()
