@@ -105,6 +105,11 @@ def _memoised(memo: dict, key, count: Callable):
     return found
 
 
+def _idf(size: int, df):
+    """The idf of a word that `df` of `size` entries hold; `df` a number or an array."""
+    return np.log(1 + size / (df + 0.5))
+
+
 _LATEST = select(func.max(Entry.changed))  # built once: run before every lookup
 
 
@@ -141,9 +146,9 @@ class LookupIndex:
         return self._idfs
 
     def idf_at(self, df: float) -> float:
-        """The idf of a word that `df` entries hold (by the same numpy function as `idfs`, so a
-        word at exactly `df` compares equal to it)."""
-        return float(np.log(1 + len(self.entries) / (df + 0.5)))
+        """The idf of a word that `df` entries hold (as `idfs` has it, so a word at exactly
+        `df` compares equal to it)."""
+        return float(_idf(len(self.entries), df))
 
     def holding_all(self, words: frozenset[str]) -> int:
         """How many entries hold every one of `words` (one or more): a phrase is only as
@@ -226,7 +231,7 @@ class LookupIndex:
         changed too), and forget what was counted against the old ones."""
         self.postings.apply()
         counts = self.postings.counts()
-        self._idfs = np.where(counts > 0, np.log(1 + len(self.entries) / (counts + 0.5)), 0.0)
+        self._idfs = np.where(counts > 0, _idf(len(self.entries), counts), 0.0)
         self._idf, self._conjunctions = {}, {}
 
     def _load(self, conn: Connection, after: int) -> None:
@@ -298,7 +303,7 @@ class LookupIndex:
     def _drop(self, entry_id: str) -> None:
         previous = self.entries.pop(entry_id, None)
         if previous is not None:
-            self.postings.remove(entry_id, field_weights(self.phrasings(previous)))
+            self.postings.remove(entry_id, map(self.postings.word, set(array("i", previous.words))))
 
     def _put(
         self,
