@@ -52,7 +52,7 @@ def test_a_lean_lookup_finds_the_entry_and_its_answer_is_kept_until_an_entry_cha
         ({"limit": 3}, "text", 422),
         ({"text": "x", "colour": "red"}, "colour", 422),
         ({"text": "x", "versions": {"torch": "x" * 200}}, "versions", 422),
-        ({"text": "x" * (MAX_PASTE_BYTES + 1)}, "", 413),
+        ({"text": "x" * (MAX_PASTE_BYTES + 1)}, str(MAX_PASTE_BYTES), 413),
     ],
 )
 def test_what_the_route_refuses_is_still_refused(shipped_client, body, field, status):
@@ -92,4 +92,7 @@ def test_a_paste_with_versions_is_ranked_by_the_route(shipped_client):
 )
 def test_the_lean_path_takes_only_plain_valid_pastes(body, taken):
     assert plain_paste(json.dumps(body).encode()) == taken
+
+
+def test_a_body_that_is_not_json_is_left_to_the_route():
     assert plain_paste(b"{not json") is None
