@@ -20,7 +20,7 @@ from app.services.entries.read import get_entry
 from app.services.lookup import pastes
 from app.services.lookup.rank import Match, lookup, remembered
 from app.web.deps import LangDep
-from app.web.entry_cache import FormResponse, reply_key, serve_form
+from app.web.entry_cache import FormKey, FormResponse, reply_key, serve_form
 from app.web.templating import render_page
 
 api_router = APIRouter(prefix="/api/v1", tags=["lookup"])
@@ -46,7 +46,7 @@ def _ranked(state: State, text: str, limit: int, versions: dict[str, str] | None
 
 
 async def answer_paste(
-    request: Request, body: bytes, text: str, limit: int, versions: dict[str, str] | None
+    request: Request, key: FormKey, text: str, limit: int, versions: dict[str, str] | None
 ) -> FormResponse:
     """The answer to a lookup whose body is valid and whose paste fits, for the route and for
     app.web.fastpath, which takes a plain paste without the route's validation.
@@ -54,8 +54,8 @@ async def answer_paste(
     A paste ranked before, against an index nothing has changed since, is answered on the
     event loop after one stamp query (a worker thread costs more than the answer); anything
     else is ranked in a worker thread. The answer is kept, as a list is, against the stamp
-    read before ranking: the same body again is answered by the fast path until any entry
-    changes."""
+    read before ranking, under `key` (the request's reply_key): the same body again is
+    answered by the fast path until any entry changes."""
     state = request.app.state
     stamp = state.read_stamp(())
     matches = None
@@ -65,7 +65,6 @@ async def answer_paste(
         matches = await run_in_threadpool(_ranked, state, text, limit, versions, stamp[1])
     found = [{"id": m.id, "title": m.title.model_dump(), "score": m.score, "url": m.url} for m in matches]
     response = json_response({"matches": found})
-    key = reply_key(request.scope, body)
     return serve_form(request, response, (), stamp, state.list_forms, key=key)
 
 
@@ -77,7 +76,8 @@ async def answer_paste(
 async def lookup_error(body: LookupIn, request: Request):
     """Ranked entries for a pasted error, best first; an empty list when nothing fits."""
     _check_size(body.text)
-    return await answer_paste(request, await request.body(), body.text, body.limit, body.versions)
+    key = reply_key(request.scope, await request.body())
+    return await answer_paste(request, key, body.text, body.limit, body.versions)
 
 
 def _results_url(request: Request, text: str) -> str:

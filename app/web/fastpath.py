@@ -34,7 +34,7 @@ from app.routers.api import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY, search_page
 from app.routers.lookup import answer_paste
 from app.schemas.api import DEFAULT_MATCHES, MAX_MATCHES, MAX_PASTE_BYTES, LookupIn
 from app.services.entries.read import current_stamp
-from app.web.entry_cache import FormResponse, form_key, reply_key, serve_form
+from app.web.entry_cache import FormKey, FormResponse, form_key, reply_key, serve_form
 from app.web.params import MAX_OFFSET
 
 LOOKUP_PATH = "/api/v1/lookup"
@@ -125,13 +125,14 @@ class EntryFastPath:
                 first = await receive()
                 if first["type"] == "http.request" and not first.get("more_body", False):
                     body = first.get("body", b"")
-                    form = state.list_forms.get(reply_key(scope, body))
+                    key = reply_key(scope, body)
+                    form = state.list_forms.get(key)
                 receive = _replaying(first, receive)
             if form is not None and state.read_stamp(form.ids) == form.stamp:
                 await form.send(scope, send)
                 return
             if body is not None and (paste := plain_paste(body)) is not None:
-                await self._paste(scope, receive, send, body, *paste)
+                await self._paste(scope, receive, send, key, *paste)
                 return
             if method in ("GET", "HEAD") and scope["path"] == SEARCH_PATH:
                 search = plain_search(scope.get("query_string", b""))
@@ -140,9 +141,9 @@ class EntryFastPath:
                     return
         await self.app(scope, receive, send)
 
-    async def _paste(self, scope: Scope, receive: Receive, send: Send, body: bytes, *paste) -> None:
+    async def _paste(self, scope: Scope, receive: Receive, send: Send, key: FormKey, *paste) -> None:
         try:
-            answer = await answer_paste(Request(scope, receive), body, *paste, None)
+            answer = await answer_paste(Request(scope, receive), key, *paste, None)
         except Exception:
             log.exception("lean lookup failed; the route answers")  # and handles the failure
             await self.app(scope, receive, send)
