@@ -1,5 +1,6 @@
 """The JSON API under /api/v1."""
 
+from functools import partial
 from typing import Annotated
 from urllib.parse import quote, urlencode
 
@@ -12,7 +13,7 @@ from app.render.formats import json_response, respond_entry
 from app.schemas.common import MAX_DOMAIN
 from app.schemas.views import EntryPage, EntrySummary, EntryView
 from app.services.entries.catalog import Filters, list_entries, searched_entries
-from app.services.entries.read import current_stamp, load_entry, locate
+from app.services.entries.read import Stamp, current_stamp, load_entry, locate
 from app.services.search.query import ranked_snippets
 from app.web.entry_cache import serve_form
 from app.web.params import Offset
@@ -38,10 +39,13 @@ def entry_page(
     return json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
 
 
-def search_page(request: Request, conn: Connection, q: str, *, limit: int, offset: int) -> Response:
+def search_page(
+    request: Request, conn: Connection, q: str, *, limit: int, offset: int, stamp: Stamp
+) -> Response:
     """A page of search results with no other filter, as the route and the lean search path
-    both answer it."""
-    data, count = searched_entries(conn, q, limit=limit, offset=offset)
+    both answer it; `stamp` is the base's, read on `conn` before searching."""
+    summaries = partial(request.app.state.kept_summaries.read, stamp=stamp)
+    data, count = searched_entries(conn, q, limit=limit, offset=offset, summaries=summaries)
     return entry_page(request, data, count, limit=limit, offset=offset)
 
 
@@ -64,7 +68,7 @@ def list_errors(
     filters = Filters(domain=domain, category=category, component=component, version=version)
     searching = bool(q and q.strip())
     if searching and filters == Filters():
-        page = search_page(request, conn, q, limit=limit, offset=offset)
+        page = search_page(request, conn, q, limit=limit, offset=offset, stamp=stamp)
     else:
         ranked = ranked_snippets(session, q) if searching else None
         data, count = list_entries(session, filters, limit=limit, offset=offset, ranked=ranked)

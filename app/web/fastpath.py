@@ -104,7 +104,7 @@ def _search_answer(scope: Scope, q: str, limit: int, offset: int) -> FormRespons
     request = Request(scope)
     with state.engine.connect() as conn:
         stamp = current_stamp(conn, ())  # before the data it vouches for
-        page = search_page(request, conn, q, limit=limit, offset=offset)
+        page = search_page(request, conn, q, limit=limit, offset=offset, stamp=stamp)
     return serve_form(request, page, (), stamp, state.list_forms)
 
 

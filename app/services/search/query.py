@@ -1,18 +1,17 @@
 """Full-text search over titles, signatures, root causes, workarounds and dead ends, both languages."""
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
-from sqlalchemy import Connection, bindparam, select
-from sqlalchemy.engine import Row
-from sqlmodel import Session, col
+from sqlalchemy import Connection
+from sqlmodel import Session
 
 from app import backends
-from app.models import Entry
 from app.schemas.common import Text
-from app.services.entries.read import SUMMARY_COLUMNS
-from app.urls import entry_url
+from app.schemas.views import EntrySummary
+from app.services.search.summaries import read_summaries
 
 MAX_TERMS = 16
 _EDGE_PUNCTUATION = "\"'`()[]{}<>,;:!?*^~+-=|&"
@@ -60,20 +59,25 @@ def _matches(conn: Connection, query: str, *, limit: int, offset: int):
     return rows, total
 
 
-# Built once: composing the statement again for each search costs more than running it.
-_PAGE = select(Entry.seq, *SUMMARY_COLUMNS).where(col(Entry.seq).in_(bindparam("seqs", expanding=True)))
+SummaryReader = Callable[[Connection, list[int]], dict[int, EntrySummary]]
 
 
 def matching_entries(
-    conn: Connection, query: str, *, limit: int = 20, offset: int = 0
-) -> tuple[list[tuple[Row, str]], int]:
-    """One page of matches, best first, as (row of SUMMARY_COLUMNS, raw snippet), and how many
-    match: only that page is read and given snippets. On a bare connection: a search needs
-    no ORM session, whose set-up and close cost more than the search itself."""
+    conn: Connection,
+    query: str,
+    *,
+    limit: int = 20,
+    offset: int = 0,
+    summaries: SummaryReader = read_summaries,
+) -> tuple[list[tuple[EntrySummary, str]], int]:
+    """One page of matches, best first, as (summary without a snippet, raw snippet), and how
+    many match: only that page is read (by `summaries`: kept ones, or read afresh) and given
+    snippets. On a bare connection: a search needs no ORM session, whose set-up and close
+    cost more than the search itself."""
     rows, total = _matches(conn, query, limit=limit, offset=offset)
     if not rows:
         return [], total
-    entries = {e.seq: e for e in conn.execute(_PAGE, {"seqs": [r[0] for r in rows]})}
+    entries = summaries(conn, [r[0] for r in rows])
     return [(e, snippet) for seq, _, snippet in rows if (e := entries.get(seq)) is not None], total
 
 
@@ -86,12 +90,12 @@ def search_entries(
             id=e.id,
             domain=e.domain,
             category=e.category,
-            title=Text(en=e.title_en, zh=e.title_zh),
+            title=e.title,
             signature=e.signature,
             snippet=highlight(snippet),
             fix_rate=e.fix_rate,
             evidence_count=e.evidence_count,
-            url=entry_url(e.id),
+            url=e.url,
         )
         for e, snippet in found
     ]
