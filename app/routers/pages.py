@@ -1,5 +1,6 @@
 """Home, domain and search pages (HTML), in both languages."""
 
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
@@ -63,7 +64,10 @@ def search_page(
     page: Annotated[int, Query(ge=1, le=1000)] = 1,
 ):
     stamp = current_stamp(session.connection(), ())  # before the data it vouches for
-    hits, count = search_entries(session, q, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+    summaries = partial(request.app.state.kept_summaries.read, stamp=stamp)
+    hits, count = search_entries(
+        session, q, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, summaries=summaries
+    )
     response = render_page(
         request,
         "search.html",

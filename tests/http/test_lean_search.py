@@ -94,3 +94,20 @@ def test_a_search_of_an_empty_base_finds_nothing(client, url):
     assert response.status_code == 200
     if url.startswith("/api/"):
         assert response.json() == {"data": [], "count": 0, "next": None}
+
+
+def test_the_search_page_shows_a_report_at_the_next_request(shipped_client):
+    """The HTML search lists kept summaries too: a report moves its entry's figures there."""
+    api = shipped_client.get("/api/v1/errors?q=memory&limit=50").json()["data"]
+    entry = next(e for e in api if e["evidence_count"] == 0)
+    before = shipped_client.get("/search?q=memory").text
+    assert before.count(entry["url"]) >= 1
+    shipped_client.post(f"/api/v1/errors/{entry['id']}/evidence", json={"outcome": "worked"})
+    after = shipped_client.get("/search?q=memory").text
+
+    def meta(page: str) -> str:
+        at = page.index(f'href="{entry["url"]}"')
+        return page[at : page.index("</li>", at)]
+
+    assert "estimate, no reports yet" in meta(before)
+    assert "from 1 report" in meta(after)

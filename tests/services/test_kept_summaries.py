@@ -1,5 +1,9 @@
 """Summaries of search results kept between searches (app.services.search.summaries): a
-real SQLite file, real writes, no HTTP."""
+real database, real writes, no HTTP."""
+
+import gc
+import tracemalloc
+from functools import partial
 
 import pytest
 from sqlalchemy import event, select
@@ -7,10 +11,11 @@ from sqlalchemy import event, select
 from app.db import make_engine
 from app.models import Entry
 from app.schemas.api import EvidenceIn
+from app.services.entries.catalog import searched_entries
 from app.services.entries.read import current_stamp
 from app.services.evidence.reports import record_evidence
 from app.services.search import summaries as summaries_module
-from app.services.search.summaries import KeptSummaries, read_summaries
+from app.services.search.summaries import KeptSummaries, footprint, read_summaries
 
 
 @pytest.fixture
@@ -89,14 +94,70 @@ def test_what_is_read_at_one_stamp_is_not_kept_once_another_is(engine, monkeypat
     assert seqs[0] not in kept and seqs[1] not in kept
 
 
-def test_kept_summaries_keep_to_their_number_and_let_the_least_recently_used_go(engine):
+def test_a_search_that_began_before_a_write_reads_afresh_and_leaves_the_kept_alone(engine):
+    seqs = _seqs(engine, 3)
+    kept = KeptSummaries()
+    with engine.connect() as conn:
+        old = current_stamp(conn, ())
+    written = next(iter(seqs))
+    record_evidence(engine, entry_id=seqs[written], report=EvidenceIn(outcome="worked"))
+    new = _read(engine, kept, list(seqs))
+    asked = _summaries_read(engine)
+    with engine.connect() as conn:
+        late = kept.read(conn, [*seqs, 10**9], old)
+    assert asked == [4] and late == new  # read, as the database has it now
+    assert all(seq in kept for seq in seqs)
+    assert _read(engine, kept, list(seqs)) == new and asked == [4]  # still kept for the new stamp
+
+
+def test_kept_summaries_keep_to_their_bytes_and_let_the_least_recently_used_go(engine):
     one, two, three, four = _seqs(engine, 4)
-    kept = KeptSummaries(max_kept=3)
+    with engine.connect() as conn:
+        size = {seq: footprint(s) for seq, s in read_summaries(conn, [one, two, three, four]).items()}
+    kept = KeptSummaries(max_bytes=size[one] + size[three] + max(size[two], size[four]))
     _read(engine, kept, [one, two, three])
+    assert len(kept) == 3
     _read(engine, kept, [one])  # asked again: now the most recently used
     _read(engine, kept, [four])
-    assert len(kept) == 3
     assert [s in kept for s in (one, two, three, four)] == [True, False, True, True]
+    assert kept.bytes == size[one] + size[three] + size[four] <= kept.max_bytes
+
+
+def test_the_bytes_counted_are_about_what_the_summaries_hold(engine):
+    with engine.connect() as conn:
+        seqs = list(_seqs(engine, 200))
+        read_summaries(conn, seqs)  # the statement compiled and cached before measuring
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            summaries = read_summaries(conn, seqs)
+            gc.collect()
+            held = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+    counted = sum(map(footprint, summaries.values()))
+    assert 0.75 < counted / held < 1.25, (counted, held)
+
+
+def test_each_search_gets_its_own_snippets_and_the_kept_summaries_none(engine):
+    kept = KeptSummaries()
+    pages = {}
+    for query in ("memory", "CUDA out of memory"):
+        with engine.connect() as conn:
+            stamp = current_stamp(conn, ())
+            pages[query], _ = searched_entries(
+                conn, query, limit=10, offset=0, summaries=partial(kept.read, stamp=stamp)
+            )
+    both = {e.id for e in pages["memory"]} & {e.id for e in pages["CUDA out of memory"]}
+    assert both
+    with engine.connect() as conn:
+        seqs = list(conn.execute(select(Entry.seq).where(Entry.id.in_(both))).scalars())
+        asked = _summaries_read(engine)
+        again = kept.read(conn, seqs, stamp)
+    assert asked == [] and all(e.snippet is None for e in again.values())
+    snippets = {q: {e.id: e.snippet for e in page} for q, page in pages.items()}
+    assert any(snippets["memory"][i] != snippets["CUDA out of memory"][i] for i in both)
 
 
 def test_an_entry_that_is_gone_is_left_out(engine):

@@ -11,7 +11,6 @@ from app.services.entries.aliases import CANONICAL
 from app.services.entries.read import summary
 from app.services.entries.versions import covers
 from app.services.search.query import SummaryReader, highlight, matching_entries
-from app.services.search.summaries import read_summaries
 
 
 @dataclass(frozen=True)
@@ -77,11 +76,12 @@ def list_entries(
 
 
 def searched_entries(
-    conn: Connection, query: str, *, limit: int, offset: int, summaries: SummaryReader = read_summaries
+    conn: Connection, query: str, *, limit: int, offset: int, summaries: SummaryReader
 ) -> tuple[list[EntrySummary], int]:
     """A page of search results with no other filter: ranked and loaded a page at a time,
-    rather than ranking every match to intersect it with filters."""
-    found, total = matching_entries(conn, query, limit=limit, offset=offset, summaries=summaries)
+    rather than ranking every match to intersect it with filters. `summaries` may give kept
+    summaries: each hit is a copy with its snippet, never the kept one changed."""
+    found, total = matching_entries(conn, query, limit=limit, offset=offset, read=summaries)
     return [e.model_copy(update={"snippet": str(highlight(snippet))}) for e, snippet in found], total
 
 

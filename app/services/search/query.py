@@ -3,6 +3,7 @@
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from markupsafe import Markup, escape
 from sqlalchemy import Connection
@@ -11,9 +12,10 @@ from sqlmodel import Session
 from app import backends
 from app.schemas.common import Text
 from app.schemas.views import EntrySummary
-from app.services.search.summaries import read_summaries
+from app.services.search.summaries import read_ids, read_summaries
 
 MAX_TERMS = 16
+T = TypeVar("T")
 _EDGE_PUNCTUATION = "\"'`()[]{}<>,;:!?*^~+-=|&"
 
 
@@ -59,32 +61,34 @@ def _matches(conn: Connection, query: str, *, limit: int, offset: int):
     return rows, total
 
 
-SummaryReader = Callable[[Connection, list[int]], dict[int, EntrySummary]]
+# How a page of matches is read: entry numbers -> what the caller lists of each entry.
+PageReader = Callable[[Connection, list[int]], dict[int, T]]
+SummaryReader = PageReader[EntrySummary]
 
 
 def matching_entries(
-    conn: Connection,
+    conn: Connection, query: str, *, limit: int = 20, offset: int = 0, read: PageReader[T]
+) -> tuple[list[tuple[T, str]], int]:
+    """One page of matches, best first, as (what `read` gives of the entry, raw snippet), and
+    how many match: only that page is read and given snippets. On a bare connection: a search
+    needs no ORM session, whose set-up and close cost more than the search itself."""
+    rows, total = _matches(conn, query, limit=limit, offset=offset)
+    if not rows:
+        return [], total
+    entries = read(conn, [r[0] for r in rows])
+    return [(e, snippet) for seq, _, snippet in rows if (e := entries.get(seq)) is not None], total
+
+
+def search_entries(
+    session: Session,
     query: str,
     *,
     limit: int = 20,
     offset: int = 0,
     summaries: SummaryReader = read_summaries,
-) -> tuple[list[tuple[EntrySummary, str]], int]:
-    """One page of matches, best first, as (summary without a snippet, raw snippet), and how
-    many match: only that page is read (by `summaries`: kept ones, or read afresh) and given
-    snippets. On a bare connection: a search needs no ORM session, whose set-up and close
-    cost more than the search itself."""
-    rows, total = _matches(conn, query, limit=limit, offset=offset)
-    if not rows:
-        return [], total
-    entries = summaries(conn, [r[0] for r in rows])
-    return [(e, snippet) for seq, _, snippet in rows if (e := entries.get(seq)) is not None], total
-
-
-def search_entries(
-    session: Session, query: str, *, limit: int = 20, offset: int = 0
 ) -> tuple[list[SearchHit], int]:
-    found, total = matching_entries(session.connection(), query, limit=limit, offset=offset)
+    """A page of hits; `summaries`: kept ones (app.services.search.summaries), or read afresh."""
+    found, total = matching_entries(session.connection(), query, limit=limit, offset=offset, read=summaries)
     hits = [
         SearchHit(
             id=e.id,
@@ -103,6 +107,7 @@ def search_entries(
 
 
 def ranked_snippets(session: Session, query: str, limit: int = 1000) -> dict[str, str]:
-    """Entry id -> highlighted snippet, best match first (the order of the dict)."""
-    hits, _ = search_entries(session, query, limit=limit)
-    return {h.id: str(h.snippet) for h in hits}
+    """Entry id -> highlighted snippet, best match first (the order of the dict): the ids
+    only are read, as a filter intersects them with its own list."""
+    found, _ = matching_entries(session.connection(), query, limit=limit, read=read_ids)
+    return {entry_id: str(highlight(snippet)) for entry_id, snippet in found}
