@@ -12,7 +12,7 @@ from tests.conftest import make_settings
 THREADS = 8  # above SQLAlchemy's default pool of 5, so the default would open more
 
 
-def test_concurrent_requests_open_no_connection_past_the_first_round(shipped_database):
+def test_concurrent_requests_open_no_more_connections_than_route_threads(shipped_database):
     app = create_app(make_settings(shipped_database, threads=THREADS))
     opened: list[object] = []
     event.listen(app.state.engine, "connect", lambda dbapi_connection, record: opened.append(record))
@@ -23,9 +23,8 @@ def test_concurrent_requests_open_no_connection_past_the_first_round(shipped_dat
             # A new URL each time, so every request runs the route and its queries.
             return client.get("/api/v1/errors", params={"q": "memory", "limit": 5, "n": n}).status_code
 
-        assert set(clients.map(search, range(8 * THREADS))) == {200}
-        first_round = len(opened)
-        assert 1 <= first_round <= THREADS  # one connection per route thread at most
-
-        assert set(clients.map(search, range(8 * THREADS, 40 * THREADS))) == {200}
-        assert len(opened) == first_round
+        assert set(clients.map(search, range(40 * THREADS))) == {200}
+    # One connection per route thread at most, each kept in the pool and used again: however
+    # many of the threads a round keeps busy at once, a connection opened per request would
+    # count in the hundreds here.
+    assert 1 <= len(opened) <= THREADS
