@@ -31,7 +31,7 @@ from app.routers import (
     proposals,
 )
 from app.services.lookup.index import LookupIndex
-from app.services.search.summaries import KeptSummaries
+from app.services.search.summaries import kept_summaries
 from app.web import errors, guard
 from app.web.compression import CompressionMiddleware
 from app.web.entry_cache import FormCache
@@ -83,7 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.entry_forms = FormCache(settings.entry_cache_mb * 1024 * 1024)
     # Lists and searches apart, so that many distinct queries cannot push entries out.
     app.state.list_forms = FormCache(settings.entry_cache_mb * 1024 * 1024 // 4)
-    app.state.kept_summaries = KeptSummaries()
+    app.state.kept_summaries = kept_summaries()
     app.include_router(assets.router)
     app.include_router(crawlers.router)
     docs.install(app)

@@ -1,6 +1,5 @@
 """The JSON API under /api/v1."""
 
-from functools import partial
 from typing import Annotated
 from urllib.parse import quote, urlencode
 
@@ -15,6 +14,7 @@ from app.schemas.views import EntryPage, EntrySummary, EntryView
 from app.services.entries.catalog import Filters, list_entries, searched_entries
 from app.services.entries.read import Stamp, current_stamp, load_entry, locate
 from app.services.search.query import ranked_snippets
+from app.services.search.summaries import summaries_at
 from app.web.entry_cache import serve_form
 from app.web.params import Offset
 
@@ -44,7 +44,7 @@ def search_page(
 ) -> Response:
     """A page of search results with no other filter, as the route and the lean search path
     both answer it; `stamp` is the base's, read on `conn` before searching."""
-    summaries = partial(request.app.state.kept_summaries.read, stamp=stamp)
+    summaries = summaries_at(request.app.state.kept_summaries, stamp)
     data, count = searched_entries(conn, q, limit=limit, offset=offset, summaries=summaries)
     return entry_page(request, data, count, limit=limit, offset=offset)
 

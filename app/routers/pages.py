@@ -1,6 +1,5 @@
 """Home, domain and search pages (HTML), in both languages."""
 
-from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
@@ -10,6 +9,7 @@ from app.services.entries.catalog import Filters, home_lists, list_entries
 from app.services.entries.read import current_stamp
 from app.services.errors import DomainNotFound
 from app.services.search.query import search_entries
+from app.services.search.summaries import summaries_at
 from app.web.deps import LangDep
 from app.web.entry_cache import serve_form
 from app.web.templating import render_page
@@ -64,7 +64,7 @@ def search_page(
     page: Annotated[int, Query(ge=1, le=1000)] = 1,
 ):
     stamp = current_stamp(session.connection(), ())  # before the data it vouches for
-    summaries = partial(request.app.state.kept_summaries.read, stamp=stamp)
+    summaries = summaries_at(request.app.state.kept_summaries, stamp)
     hits, count = search_entries(
         session, q, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, summaries=summaries
     )

@@ -1,7 +1,7 @@
 """What the tests of the lean paths (app.web.fastpath) share: counting the lean answers, and
 asking the route for the same answer afresh."""
 
-from app.services.search.summaries import KeptSummaries
+from app.services.search.summaries import kept_summaries
 from app.web import fastpath
 from app.web.entry_cache import FormCache
 
@@ -19,7 +19,7 @@ def route_only(client, monkeypatch, taker: str) -> None:
     from before: the route answers afresh."""
     state = client.app.state
     monkeypatch.setattr(state, "list_forms", FormCache(state.list_forms.max_bytes))
-    monkeypatch.setattr(state, "kept_summaries", KeptSummaries())
+    monkeypatch.setattr(state, "kept_summaries", kept_summaries())
     state.lookup_index._results.clear()
     monkeypatch.setattr(fastpath, taker, lambda _: None)
 

@@ -3,7 +3,6 @@ real database, real writes, no HTTP."""
 
 import gc
 import tracemalloc
-from functools import partial
 
 import pytest
 from sqlalchemy import event, select
@@ -12,10 +11,11 @@ from app.db import make_engine
 from app.models import Entry
 from app.schemas.api import EvidenceIn
 from app.services.entries.catalog import searched_entries
+from app.services.entries.kept import KeptReads
 from app.services.entries.read import current_stamp
 from app.services.evidence.reports import record_evidence
 from app.services.search import summaries as summaries_module
-from app.services.search.summaries import KeptSummaries, footprint, read_summaries
+from app.services.search.summaries import footprint, kept_summaries, read_summaries, summaries_at
 
 
 @pytest.fixture
@@ -43,15 +43,15 @@ def _summaries_read(engine) -> list[int]:
     return asked
 
 
-def _read(engine, kept: KeptSummaries, seqs: list[int]):
+def _read(engine, kept: KeptReads, seqs: list[int]):
     with engine.connect() as conn:
-        return kept.read(conn, seqs, current_stamp(conn, ()))
+        return summaries_at(kept, current_stamp(conn, ()))(conn, seqs)
 
 
 def test_kept_summaries_are_those_read_afresh_and_read_once(engine):
     seqs = list(_seqs(engine, 6))
     asked = _summaries_read(engine)
-    kept = KeptSummaries()
+    kept = kept_summaries()
     first = _read(engine, kept, seqs[:4])
     again = _read(engine, kept, seqs)  # four kept, two to read
     with engine.connect() as conn:
@@ -63,7 +63,7 @@ def test_kept_summaries_are_those_read_afresh_and_read_once(engine):
 
 def test_a_write_to_any_entry_drops_what_was_kept(engine):
     seqs = _seqs(engine, 3)
-    kept = KeptSummaries()
+    kept = kept_summaries()
     before = _read(engine, kept, list(seqs))
     written = next(iter(seqs))
     record_evidence(engine, entry_id=seqs[written], report=EvidenceIn(outcome="worked"))
@@ -77,7 +77,7 @@ def test_what_is_read_at_one_stamp_is_not_kept_once_another_is(engine, monkeypat
     """A search that read the stamp before a write, and its summaries after another search
     saw the write, must not leave its summaries to be used at the new stamp."""
     seqs = list(_seqs(engine, 4))
-    kept = KeptSummaries()
+    kept = kept_summaries()
     with engine.connect() as conn:
         old = current_stamp(conn, ())
     record_evidence(engine, entry_id=_seqs(engine, 4)[seqs[0]], report=EvidenceIn(outcome="failed"))
@@ -89,14 +89,14 @@ def test_what_is_read_at_one_stamp_is_not_kept_once_another_is(engine, monkeypat
 
     monkeypatch.setattr(summaries_module, "read_summaries", read_while_another_search_runs)
     with engine.connect() as conn:
-        kept.read(conn, seqs[:2], old)
+        summaries_at(kept, old)(conn, seqs[:2])
     assert seqs[2] in kept and seqs[3] in kept
     assert seqs[0] not in kept and seqs[1] not in kept
 
 
 def test_a_search_that_began_before_a_write_reads_afresh_and_leaves_the_kept_alone(engine):
     seqs = _seqs(engine, 3)
-    kept = KeptSummaries()
+    kept = kept_summaries()
     with engine.connect() as conn:
         old = current_stamp(conn, ())
     written = next(iter(seqs))
@@ -104,7 +104,7 @@ def test_a_search_that_began_before_a_write_reads_afresh_and_leaves_the_kept_alo
     new = _read(engine, kept, list(seqs))
     asked = _summaries_read(engine)
     with engine.connect() as conn:
-        late = kept.read(conn, [*seqs, 10**9], old)
+        late = summaries_at(kept, old)(conn, [*seqs, 10**9])
     assert asked == [4] and late == new  # read, as the database has it now
     assert all(seq in kept for seq in seqs)
     assert _read(engine, kept, list(seqs)) == new and asked == [4]  # still kept for the new stamp
@@ -114,13 +114,13 @@ def test_kept_summaries_keep_to_their_bytes_and_let_the_least_recently_used_go(e
     one, two, three, four = _seqs(engine, 4)
     with engine.connect() as conn:
         size = {seq: footprint(s) for seq, s in read_summaries(conn, [one, two, three, four]).items()}
-    kept = KeptSummaries(max_bytes=size[one] + size[three] + max(size[two], size[four]))
+    kept = kept_summaries(max_bytes=size[one] + size[three] + max(size[two], size[four]))
     _read(engine, kept, [one, two, three])
     assert len(kept) == 3
     _read(engine, kept, [one])  # asked again: now the most recently used
     _read(engine, kept, [four])
     assert [s in kept for s in (one, two, three, four)] == [True, False, True, True]
-    assert kept.bytes == size[one] + size[three] + size[four] <= kept.max_bytes
+    assert kept.used == size[one] + size[three] + size[four] <= kept.budget
 
 
 def test_the_bytes_counted_are_about_what_the_summaries_hold(engine):
@@ -141,20 +141,20 @@ def test_the_bytes_counted_are_about_what_the_summaries_hold(engine):
 
 
 def test_each_search_gets_its_own_snippets_and_the_kept_summaries_none(engine):
-    kept = KeptSummaries()
+    kept = kept_summaries()
     pages = {}
     for query in ("memory", "CUDA out of memory"):
         with engine.connect() as conn:
             stamp = current_stamp(conn, ())
             pages[query], _ = searched_entries(
-                conn, query, limit=10, offset=0, summaries=partial(kept.read, stamp=stamp)
+                conn, query, limit=10, offset=0, summaries=summaries_at(kept, stamp)
             )
     both = {e.id for e in pages["memory"]} & {e.id for e in pages["CUDA out of memory"]}
     assert both
     with engine.connect() as conn:
         seqs = list(conn.execute(select(Entry.seq).where(Entry.id.in_(both))).scalars())
         asked = _summaries_read(engine)
-        again = kept.read(conn, seqs, stamp)
+        again = summaries_at(kept, stamp)(conn, seqs)
     assert asked == [] and all(e.snippet is None for e in again.values())
     snippets = {q: {e.id: e.snippet for e in page} for q, page in pages.items()}
     assert any(snippets["memory"][i] != snippets["CUDA out of memory"][i] for i in both)
@@ -162,6 +162,6 @@ def test_each_search_gets_its_own_snippets_and_the_kept_summaries_none(engine):
 
 def test_an_entry_that_is_gone_is_left_out(engine):
     seqs = list(_seqs(engine, 2))
-    kept = KeptSummaries()
+    kept = kept_summaries()
     assert set(_read(engine, kept, [*seqs, 10**9])) == set(seqs)
     assert 10**9 not in kept

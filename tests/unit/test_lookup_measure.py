@@ -87,7 +87,7 @@ def test_an_entry_is_stored_as_word_numbers_and_read_back_as_its_phrasings():
     assert index.idf("vllm") == 0.0 and index.idf("kv") == index.idf_at(1) > 0
 
 
-def test_titles_are_kept_only_when_read_from_a_view_as_new_as_the_index():
+def test_titles_are_kept_only_for_lookups_that_read_the_same_change():
     index = LookupIndex()
     index.watermark = 7
     reads: list[list[str]] = []
@@ -96,7 +96,8 @@ def test_titles_are_kept_only_when_read_from_a_view_as_new_as_the_index():
         reads.append(ids)
         return {i: (f"title of {i}", None) for i in ids if i != "gone"}
 
-    # Read from an older view (a transaction begun before the index's last refresh): not kept.
+    # Read from an older view (a transaction begun before the index's last refresh): not
+    # kept for a lookup that read a later change.
     assert index.titles(["a", "gone"], read, seen=6) == {"a": ("title of a", None)}
     assert index.titles(["a"], read, seen=7) == {"a": ("title of a", None)}
     assert index.titles(["a"], read, seen=7) == {"a": ("title of a", None)}

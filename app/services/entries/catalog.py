@@ -10,7 +10,8 @@ from app.schemas.views import DomainCount, EntrySummary
 from app.services.entries.aliases import CANONICAL
 from app.services.entries.read import summary
 from app.services.entries.versions import covers
-from app.services.search.query import SummaryReader, highlight, matching_entries
+from app.services.search.query import highlight, matching_entries
+from app.services.search.summaries import SummaryReader
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from sqlmodel import Session, col, select
 from app.db import connection_of
 from app.models import Entry, Pattern, VersionRow
 from app.schemas.common import compile_pattern
+from app.services.entries.kept import KeptReads
 from app.services.lookup.postings import Postings
 from app.services.lookup.text import alternatives, regex_words, tokens
 
@@ -31,8 +32,8 @@ _CHUNK = 2000
 # Results kept for pastes seen since the last change (the same error is pasted again and
 # again); keyed by a digest, so a long paste costs no more memory than a short one.
 _REMEMBERED = 4096
-# Titles of the entries matched lately (least recently matched out first), kept until the
-# next refresh: the same few errors are pasted again and again, each time worded a little
+# Titles of the entries matched lately (least recently matched out first), kept until an
+# entry changes: the same few errors are pasted again and again, each time worded a little
 # differently.
 _TITLES = 4096
 # Phrase counts kept between refreshes: a paste's candidates have a dozen phrases to count
@@ -121,7 +122,7 @@ class LookupIndex:
         self._lock = threading.Lock()
         self._results: OrderedDict[tuple, tuple] = OrderedDict()
         self._results_lock = threading.Lock()
-        self._titles: OrderedDict[str, tuple[str, str | None]] = OrderedDict()
+        self._titles: KeptReads[str, tuple[str, str | None]] = KeptReads(_TITLES)
         self._idf: dict[str, float] = {}
         self._idfs = np.zeros(0)
         self._conjunctions: dict[frozenset[str], int] = {}
@@ -179,26 +180,10 @@ class LookupIndex:
     ) -> dict[str, tuple[str, str | None]]:
         """(English, Chinese) title of each entry of `ids` that exists: kept ones, and `read`
         for the others, from a view of the base at least as new as change counter `seen`.
-        What was read is kept only when that view is as new as the index and no refresh
-        landed meanwhile: a title read from an older view would outlive its edit."""
-        with self._results_lock:
-            found = {}
-            for entry_id in ids:
-                kept = self._titles.get(entry_id)
-                if kept is not None:
-                    self._titles.move_to_end(entry_id)
-                    found[entry_id] = kept
-            mark = self.watermark
-        missing = [i for i in ids if i not in found]
-        if missing:
-            fresh = read(missing)
-            found.update(fresh)
-            with self._results_lock:  # refresh moves the watermark, then clears, under it
-                if seen >= mark == self.watermark:
-                    self._titles.update(fresh)
-                    while len(self._titles) > _TITLES:
-                        self._titles.popitem(last=False)
-        return found
+        What was read is kept for the lookups that read the same counter (a newer one drops
+        it, app.services.entries.kept): a title read from an older view never outlives its
+        edit."""
+        return self._titles.read(ids, read, (seen,))
 
     def ranking(self) -> threading.Lock:
         """Held while a lookup ranks against the index. A refresh changes postings in place
@@ -223,7 +208,6 @@ class LookupIndex:
             self.watermark = latest
             with self._results_lock:
                 self._results.clear()  # ranked against entries that have changed since
-                self._titles.clear()
         return latest
 
     def apply(self) -> None:

@@ -11,8 +11,7 @@ from sqlmodel import Session
 
 from app import backends
 from app.schemas.common import Text
-from app.schemas.views import EntrySummary
-from app.services.search.summaries import read_ids, read_summaries
+from app.services.search.summaries import SummaryReader, read_ids, read_summaries
 
 MAX_TERMS = 16
 T = TypeVar("T")
@@ -63,7 +62,6 @@ def _matches(conn: Connection, query: str, *, limit: int, offset: int):
 
 # How a page of matches is read: entry numbers -> what the caller lists of each entry.
 PageReader = Callable[[Connection, list[int]], dict[int, T]]
-SummaryReader = PageReader[EntrySummary]
 
 
 def matching_entries(
