@@ -33,13 +33,15 @@ def main() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--workers", default=1, show_default=True, type=int)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
 def serve(host: str, port: int, workers: int) -> None:
     """Migrate the database if needed, load the shipped data, and serve."""
     import uvicorn
 
     from app import migrate
     from app.services.interchange.importer import import_paths
+    from app.web.workers import APP
+    from app.web.workers import serve as serve_workers
 
     try:
         preflight.check_port(host, port)
@@ -54,7 +56,9 @@ def serve(host: str, port: int, workers: int) -> None:
         click.echo(f"shipped data: {_merges(report)}; {_summary(report)}")
         for failure in report.failures:
             click.echo(f"  {failure}", err=True)
-    uvicorn.run("app.main:create_app", factory=True, host=host, port=port, workers=workers)
+    if workers > 1:
+        sys.exit(serve_workers(host, port, workers))
+    uvicorn.run(APP, factory=True, host=host, port=port)
 
 
 @main.command("import")

@@ -66,6 +66,16 @@ class Server:
                 time.sleep(0.3)
         raise SystemExit(f"{self.name} did not answer in {timeout} s")
 
+    def started(self, processes: int, timeout: float = 300) -> None:
+        """Until `processes` of uvicorn's servers have said their app is up: a worker
+        starting late would leave the first runs to the others."""
+        deadline = time.monotonic() + timeout
+        log = Path(self.log.name)
+        while log.read_text(errors="replace").count("Application startup complete") < processes:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{self.name}: fewer than {processes} servers started; see {self.log.name}")
+            time.sleep(0.3)
+
     def pids(self) -> list[int]:
         found = []
         for entry in Path("/proc").iterdir():
@@ -502,6 +512,13 @@ def warm(server: Server, paths: Path, rounds: int = 20) -> None:
         last = rate
 
 
+_SERVE_WORKERS = (
+    "import sys, uvicorn; from app.web.workers import APP, serve\n"
+    "if {workers} == 1: uvicorn.run(APP, factory=True, port={port}, access_log=False)\n"
+    "else: sys.exit(serve('127.0.0.1', {port}, {workers}, access_log=False))"
+)
+
+
 def compare_workers(work: Path, env: dict, files: dict[str, Path], seconds: int) -> float:
     """One worker against two, A B A B, servers unpinned (they need both CPUs). wrk needs a CPU
     too, and this machine has two: on cheap requests (a cached entry) wrk takes half a CPU and
@@ -513,15 +530,16 @@ def compare_workers(work: Path, env: dict, files: dict[str, Path], seconds: int)
     try:
         for workers in (1, 2):
             port = free_port()
-            argv = [
-                "taskset", "-c", "0,1", sys.executable, "-m", "uvicorn", "app.main:create_app",
-                "--factory", "--no-access-log", "--port", str(port), "--workers", str(workers),
-            ]  # fmt: skip
+            # As `errata serve --workers N` serves: uvicorn itself for one, errata's
+            # supervisor (a listening socket per worker) for more; access log off.
+            serve = _SERVE_WORKERS.format(port=port, workers=workers)
+            argv = ["taskset", "-c", "0,1", sys.executable, "-c", serve]
             servers[workers] = Server(
                 f"errata x{workers}", argv, f"http://127.0.0.1:{port}", work / f"w{workers}.log", env
             )
-        for server in servers.values():
+        for workers, server in servers.items():
             server.wait("/healthz")
+            server.started(workers)
             warm(server, files["json"])
         for name, paths, unique in loads:
             for _ in range(2):
