@@ -18,11 +18,14 @@ FTS5 has not written out yet: a search inside one is left to FTS5 (app/backends/
 
 Words are kept up to a budget of bytes, least recently used out first; a word whose matches
 would take half of it is left to FTS5 (read again at every search, it would cost more than
-FTS5's own ranking).
+FTS5's own ranking). The texts of the rows searches listed lately, with their lower case for
+the snippets, are kept the same way against the same record: reading twenty rows' texts
+and lowering them was a tenth of a search.
 """
 
 import math
 import re
+import sys
 import threading
 import weakref
 from collections import OrderedDict
@@ -30,12 +33,16 @@ from collections import OrderedDict
 import numpy as np
 from sqlalchemy import Connection, Engine
 
+from app.backends.text import lowered
+
 K1, B = 1.2, 0.75
 TABLE = "entry_fts_words"
 COLUMNS = ("title", "signature", "body")
 BUDGET = 8 * 1024 * 1024  # about 700,000 matches: every word of the bench's searches at 100,000 entries
+TEXT_BUDGET = 4 * 1024 * 1024  # the texts of about a thousand rows, with their lower case
 _CHUNK = 8192  # rows read at a time
 _STRUCTURE_ROWID, _AVERAGES_ROWID = 10, 1  # FTS5's own rows of its %_data table
+Texts = tuple[tuple[str, ...], tuple[str, ...]]  # a row's texts, and the same in lower case
 # A query term that unicode61 reads as this one token: lower-case ASCII letters and digits.
 # Anything else (a phrase of parts, diacritics, other scripts) is left to FTS5.
 PLAIN_TERM = re.compile(r"[a-z0-9]+")
@@ -69,6 +76,75 @@ class _Words:
         self.matches: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self.too_common: set[str] = set()
         self.bytes = 0  # what `matches` hold
+        self.texts: OrderedDict[int, tuple[Texts, int]] = OrderedDict()  # and the bytes of each
+        self.text_bytes = 0
+        self.lock = threading.Lock()
+
+    def ranked(self, conn, words: list[str]) -> tuple[np.ndarray, np.ndarray] | None:
+        """(rowids, scores: lower is better) of the rows holding every word, in rowid order;
+        None when a word is too common to keep (FTS5 ranks that query)."""
+        parts = []
+        with self.lock:
+            try:
+                if self.too_common.intersection(words):
+                    return None
+                for word in words:
+                    found = self.matches.get(word)
+                    if found is None:
+                        conn.execute(
+                            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{TABLE}_instances "
+                            f"USING fts5vocab(main, {TABLE}, instance)"
+                        )
+                        found = self.read(conn, word)
+                        size = found[0].nbytes + found[1].nbytes
+                        if size > BUDGET // 2:
+                            self.too_common.add(word)
+                            return None
+                        self.matches[word] = found
+                        self.bytes += size
+                    else:
+                        self.matches.move_to_end(word)
+                    parts.append(found)
+            finally:  # the words of this query are the last used: never the ones let go
+                while self.bytes > BUDGET and len(self.matches) > len(parts):
+                    _, (rowids, part) = self.matches.popitem(last=False)
+                    self.bytes -= rowids.nbytes + part.nbytes
+        common = min((rowids for rowids, _ in parts), key=len)
+        for rowids, _ in parts:  # each sorted: a binary search of the fewest
+            if rowids is not common:
+                at = np.searchsorted(rowids, common).clip(max=len(rowids) - 1)
+                common = common[rowids[at] == common]
+        score = np.zeros(len(common))
+        for rowids, part in parts:  # in the query's order, as bm25() adds them
+            score = score + part[np.searchsorted(rowids, common)]
+        return common, -1.0 * score
+
+    def row_texts(self, conn, rowids: list[int]) -> dict[int, Texts]:
+        """(signature, title, body) of each row, and their lower case (app.backends.text.lowered):
+        kept ones, and the others read (outside the lock: other searches go on) and kept."""
+        with self.lock:
+            found = {}
+            for rowid in rowids:
+                kept = self.texts.get(rowid)
+                if kept is not None:
+                    self.texts.move_to_end(rowid)
+                    found[rowid] = kept[0]
+        missing = [rowid for rowid in rowids if rowid not in found]
+        if not missing:
+            return found
+        fresh = {
+            rowid: (texts, tuple(map(lowered, texts))) for rowid, texts in read_texts(conn, missing).items()
+        }
+        with self.lock:
+            for rowid, texts in fresh.items():
+                if rowid not in self.texts:
+                    size = sum(sys.getsizeof(t) for t in {id(t): t for t in texts[0] + texts[1]}.values())
+                    self.texts[rowid] = (texts, size)
+                    self.text_bytes += size
+            while self.text_bytes > TEXT_BUDGET:
+                _, (_, size) = self.texts.popitem(last=False)
+                self.text_bytes -= size
+        return found | fresh
 
     def read(self, conn, word: str) -> tuple[np.ndarray, np.ndarray]:
         """(rowids holding the word, ascending; the word's part of each one's bm25 sum)."""
@@ -93,6 +169,12 @@ class _Words:
         return rowids, part
 
 
+def read_texts(conn, rowids: list[int]) -> dict[int, tuple[str, ...]]:
+    """(signature, title, body) of each row: the texts snippets are cut from."""
+    sql = f"SELECT rowid, signature, title, body FROM {TABLE} WHERE rowid IN ({', '.join(map(str, rowids))})"
+    return {r[0]: r[1:] for r in conn.execute(sql)}
+
+
 def page(rowids: np.ndarray, scores: np.ndarray, limit: int, offset: int) -> list[tuple[int, float]]:
     """(rowid, score) of the page, as ORDER BY score, rowid LIMIT OFFSET gives it: only the
     rows that can be on it are sorted (every row tied with the last of them included)."""
@@ -112,9 +194,8 @@ class WordMatches:
         self._lock = threading.Lock()
         self._words: _Words | None = None
 
-    def ranked(self, conn: Connection, words: list[str], weights: tuple[float, ...]):
-        """(rowids, scores: lower is better) of the rows holding every word, in rowid order;
-        None when a word is too common to keep (FTS5 ranks that query)."""
+    def at(self, conn: Connection, weights: tuple[float, ...]) -> "_Words":
+        """The words read against the index as `conn` sees it: read again after any change."""
         driver = conn.connection.driver_connection
         structure = _row(driver, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_STRUCTURE_ROWID,))
         kept = self._words
@@ -123,41 +204,7 @@ class WordMatches:
             kept = _Words(driver, structure, weights)
             with self._lock:
                 self._words = kept
-        parts = []
-        with self._lock:
-            try:
-                if kept.too_common.intersection(words):
-                    return None
-                for word in words:
-                    found = kept.matches.get(word)
-                    if found is None:
-                        driver.execute(
-                            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{TABLE}_instances "
-                            f"USING fts5vocab(main, {TABLE}, instance)"
-                        )
-                        found = kept.read(driver, word)
-                        size = found[0].nbytes + found[1].nbytes
-                        if size > BUDGET // 2:
-                            kept.too_common.add(word)
-                            return None
-                        kept.matches[word] = found
-                        kept.bytes += size
-                    else:
-                        kept.matches.move_to_end(word)
-                    parts.append(found)
-            finally:  # the words of this query are the last used: never the ones let go
-                while kept.bytes > BUDGET and len(kept.matches) > len(parts):
-                    _, (rowids, part) = kept.matches.popitem(last=False)
-                    kept.bytes -= rowids.nbytes + part.nbytes
-        common = min((rowids for rowids, _ in parts), key=len)
-        for rowids, _ in parts:  # each sorted: a binary search of the fewest
-            if rowids is not common:
-                at = np.searchsorted(rowids, common).clip(max=len(rowids) - 1)
-                common = common[rowids[at] == common]
-        score = np.zeros(len(common))
-        for rowids, part in parts:  # in the query's order, as bm25() adds them
-            score = score + part[np.searchsorted(rowids, common)]
-        return common, -1.0 * score
+        return kept
 
 
 def _row(conn, sql: str, params: tuple) -> bytes:

@@ -265,11 +265,12 @@ def _run(
     """How many match, one page of (rowid, score), then the snippets of that page only:
     snippet() in the ranking query would be computed for every match before the sort keeps
     twenty, and it tokenises each whole text again, which costs more than the ranking."""
-    ranked = None
+    ranked = words = None
     plain = query.table == fts5_terms.TABLE and query.every_word and not query.more and whole_words
     plain = plain and conn.get_execution_options().get("sqlite_begin") != WRITE_OPTIONS["sqlite_begin"]
     if plain and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms):
-        ranked = fts5_terms.word_matches(conn).ranked(conn, terms, _COLUMN_WEIGHTS)
+        words = fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS)
+        ranked = words.ranked(conn.connection.driver_connection, terms)
     total = len(ranked[0]) if ranked is not None else _count(conn, query, query.match)
     if not total:
         return [], 0
@@ -283,16 +284,19 @@ def _run(
         rows = fts5_terms.page(*ranked, limit, offset)
     if not rows:
         return [], total
-    texts = {
-        r[0]: (r[1], r[2], r[3])
-        for r in _rows(
-            conn,
-            "SELECT rowid, signature, title, body FROM entry_fts_words WHERE rowid IN "
-            f"({', '.join(str(int(r[0])) for r in rows)})",
-        )
-    }
+    rowids = [int(r[0]) for r in rows]
+    driver = conn.connection.driver_connection
+    if words is not None:  # kept against the index the words were read against
+        texts = words.row_texts(driver, rowids)
+    else:
+        texts = {rowid: (each, None) for rowid, each in fts5_terms.read_texts(driver, rowids).items()}
     return [
-        (r[0], float(r[1]), marked_snippet(texts[r[0]], terms, whole_words=whole_words)) for r in rows
+        (
+            r[0],
+            float(r[1]),
+            marked_snippet(texts[r[0]][0], terms, whole_words=whole_words, lower=texts[r[0]][1]),
+        )
+        for r in rows
     ], total
 
 

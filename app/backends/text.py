@@ -43,14 +43,19 @@ def _term_patterns(terms: tuple[str, ...], whole_words: bool) -> tuple[tuple[str
     return tuple(patterns)
 
 
-def _found(
-    text_: str, patterns: tuple[tuple[str, re.Pattern, bool], ...], limit: int | None = _FIRST
-) -> list[tuple[int, int, int]]:
-    """(start, end, term) of the first `limit` matches of each term in the text, in text order
-    (all of them with None), overlaps left out."""
+def lowered(text_: str) -> str:
+    """The text in lower case, as long as it is, so that offsets in one hold in the other."""
     lower = text_.lower()
     if len(lower) != len(text_):  # a letter whose lower case is longer: keep it, so offsets hold
         lower = "".join(c if len(c.lower()) > 1 else c.lower() for c in text_)
+    return lower
+
+
+def _found(
+    lower: str, patterns: tuple[tuple[str, re.Pattern, bool], ...], limit: int | None = _FIRST
+) -> list[tuple[int, int, int]]:
+    """(start, end, term) of the first `limit` matches of each term in a lowered text, in
+    text order (all of them with None), overlaps left out."""
     found = []
     for term, (first, pattern, whole) in enumerate(patterns):
         if first not in lower:  # far cheaper than starting the regex engine
@@ -68,17 +73,25 @@ def _found(
     return [m for n, m in enumerate(found) if not n or m[0] >= found[n - 1][1]]
 
 
-def marked_snippet(texts: tuple[str, ...], terms: list[str], *, whole_words: bool, width: int = 60) -> str:
+def marked_snippet(
+    texts: tuple[str, ...],
+    terms: list[str],
+    *,
+    whole_words: bool,
+    width: int = 60,
+    lower: tuple[str, ...] | None = None,
+) -> str:
     """The window of about 2 x `width` characters where the most distinct terms are found
     together, in the first of `texts` that has the most, its matches marked as FTS5's
-    snippet() marks them; cut at spaces, with an ellipsis where text was left out."""
+    snippet() marks them; cut at spaces, with an ellipsis where text was left out. `lower`:
+    the texts already `lowered`, where the caller keeps them."""
     patterns = _term_patterns(tuple(terms), whole_words)
     span = 2 * width - width // 2  # what may follow the window's first match
     best: tuple[int, int, int] | None = None  # (distinct terms, text, start)
     for n, text_ in enumerate(texts):
         if not patterns or best is not None and best[0] == len(patterns):
             break  # every term in one window: no later window can do better
-        found = _found(text_, patterns)
+        found = _found(lower[n] if lower else lowered(text_), patterns)
         inside: dict[int, int] = {}  # term -> its matches in the window from `start`
         last = 0
         for start, _, group in found:
@@ -90,14 +103,13 @@ def marked_snippet(texts: tuple[str, ...], terms: list[str], *, whole_words: boo
             inside[group] -= 1
             if not inside[group]:
                 del inside[group]
-    if best is None:
-        return _window(texts[0], 0, 2 * width, patterns)
-    _, n, first = best
-    start = max(0, first - width // 2)
-    return _window(texts[n], start, start + 2 * width, patterns)
+    n, start = (best[1], max(0, best[2] - width // 2)) if best else (0, 0)
+    return _window(texts[n], lower[n] if lower else None, start, start + 2 * width, patterns)
 
 
-def _window(text_: str, start: int, end: int, patterns: tuple[tuple[str, re.Pattern, bool], ...]) -> str:
+def _window(
+    text_: str, lower: str | None, start: int, end: int, patterns: tuple[tuple[str, re.Pattern, bool], ...]
+) -> str:
     if start > 0:  # begin and end at a space, so no word is cut
         space = text_.find(" ", start, start + 20)
         start = space + 1 if space != -1 else start
@@ -106,7 +118,8 @@ def _window(text_: str, start: int, end: int, patterns: tuple[tuple[str, re.Patt
         end = space if space != -1 else end
     window = text_[start:end]
     parts, at = [], 0
-    for match_start, match_end, _ in _found(window, patterns, limit=None):
+    marked = lower[start:end] if lower is not None else lowered(window)
+    for match_start, match_end, _ in _found(marked, patterns, limit=None):
         parts += [window[at:match_start], HIGHLIGHT_START, window[match_start:match_end], HIGHLIGHT_END]
         at = match_end
     parts.append(window[at:])

@@ -95,6 +95,42 @@ def test_a_write_to_the_index_is_seen_by_the_next_search(engine, monkeypatch):
         assert (after, after_total) == _by_fts5(conn, ["w1", "w0"], monkeypatch, limit=20, offset=0)
 
 
+def test_the_texts_of_listed_rows_are_kept_and_read_again_after_a_write(engine, monkeypatch):
+    with engine.connect() as conn:
+        first, _ = _search(conn, ["w1", "w0"])
+        kept = fts5_terms.word_matches(conn)._words
+        assert set(kept.texts) == {rowid for rowid, _, _ in first}
+        reads = []
+        monkeypatch.setattr(fts5_terms, "read_texts", lambda c, rowids: reads.append(rowids) or {})
+        assert _search(conn, ["w1", "w0"]) == (first, _)  # snippets from the kept texts alone
+        assert reads == []
+        monkeypatch.undo()
+    best = first[0][0]
+    with write_session(engine) as session:  # the best match's text changes, and it stays best
+        backends.write_index_row(
+            session.connection(),
+            best,
+            title="w1 w0 w1 w0 w1 w0",
+            signature="w0 w1 w0 w1",
+            body="changed w1 w0",
+        )
+    with engine.connect() as conn:
+        after, total = _search(conn, ["w1", "w0"])
+        assert after[0][0] == best and after[0][2] != first[0][2]
+        assert (after, total) == _by_fts5(conn, ["w1", "w0"], monkeypatch, limit=20, offset=0)
+
+
+def test_kept_texts_stay_within_their_budget(engine, monkeypatch):
+    monkeypatch.setattr(fts5_terms, "TEXT_BUDGET", 3_000)
+    with engine.connect() as conn:
+        for n in range(30):
+            terms = [f"w{n}"]
+            assert _search(conn, terms) == _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
+            kept = fts5_terms.word_matches(conn)._words
+            assert kept.text_bytes == sum(size for _, size in kept.texts.values())
+            assert kept.text_bytes <= 3_000
+
+
 def test_words_are_kept_within_the_budget_and_still_rank_alike(engine, monkeypatch):
     monkeypatch.setattr(fts5_terms, "BUDGET", 6_000)
     with engine.connect() as conn:
