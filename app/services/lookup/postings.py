@@ -119,10 +119,12 @@ class Postings:
         slots = np.concatenate([s for (s, _), _ in held])
         gain_of_each = np.repeat([gain for _, gain in held], [len(s) for (s, _), _ in held])
         weights = np.concatenate([w for (_, w), _ in held], dtype=np.float64) * gain_of_each
-        size = len(self._ids)
-        # Compared first: nonzero() finds the set items of a boolean array far faster than of counts.
-        holders = np.flatnonzero(np.bincount(slots, minlength=size) > 0)
-        sums = np.bincount(slots, weights=weights, minlength=size)[holders]
+        # Every gain (an idf times a line's weight) and every field weight is positive, so the
+        # entries with a positive sum are those holding a word: one count over the base, not
+        # two; and compared first, as nonzero() finds set items of a boolean array far faster.
+        sums = np.bincount(slots, weights=weights, minlength=len(self._ids))
+        holders = np.flatnonzero(sums > 0)
+        sums = sums[holders]
         total = len(holders)
         if total > limit:  # the sums from the limit-th largest up, ties at it included
             keep = sums >= np.partition(sums, total - limit)[total - limit]
