@@ -40,13 +40,17 @@ def serve(host: str, port: int, workers: int) -> None:
 
     from app import migrate
     from app.services.interchange.importer import import_paths
-    from app.web.workers import APP
+    from app.web.workers import APP, listening
     from app.web.workers import serve as serve_workers
 
     try:
         preflight.check_port(host, port)
+        # Taken at once, before the data loads: app/web/workers.py says why.
+        sockets = listening(host, port, workers) if workers > 1 else []
     except preflight.ConfigError as exc:
         raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port} ({exc.strerror})") from None
     settings = _settings(data=True)
     migrate.upgrade(settings)
     if settings.data_dir is not None:
@@ -56,8 +60,8 @@ def serve(host: str, port: int, workers: int) -> None:
         click.echo(f"shipped data: {_merges(report)}; {_summary(report)}")
         for failure in report.failures:
             click.echo(f"  {failure}", err=True)
-    if workers > 1:
-        sys.exit(serve_workers(host, port, workers))
+    if sockets:
+        sys.exit(serve_workers(sockets))
     uvicorn.run(APP, factory=True, host=host, port=port)
 
 

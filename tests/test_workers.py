@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from tests.server import serving
+from tests.server import _free_port, serving
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads sockets from /proc")
 
@@ -114,18 +114,59 @@ def test_a_worker_that_dies_is_replaced_and_requests_keep_being_answered(tmp_pat
         assert gone not in after and len(after) == 2
 
 
-def test_workers_that_cannot_listen_stop_the_server(tmp_path):
-    """A port taken by a program that does not share it, after `serve` checked it: the
-    workers cannot start, and the supervisor stops with uvicorn's startup failure status
-    rather than restarting them for ever."""
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        env = {**os.environ, "ERRATA_DATABASE_URL": f"sqlite:///{tmp_path / 'errata.db'}"}
-        code = f"import sys; from app.web.workers import serve; sys.exit(serve('127.0.0.1', {port}, 2))"
-        done = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
-        )
-    assert done.returncode == 3, done.stderr
-    assert "cannot listen on 127.0.0.1" in done.stderr
+def test_workers_whose_app_cannot_start_stop_the_server(tmp_path):
+    """Rather than being started again for ever: the supervisor stops with uvicorn's status
+    for a failed startup, and leaves no worker behind."""
+    code = (
+        "import sys; from app.web.workers import listening, serve\n"
+        "sys.exit(serve(listening('127.0.0.1', 0, 2)))"
+    )
+    env = {
+        **os.environ,
+        "ERRATA_DATABASE_URL": f"sqlite:///{tmp_path / 'errata.db'}",
+        "ERRATA_THREADS": "many",
+    }
+    supervisor = subprocess.Popen(
+        [sys.executable, "-c", code], env=env, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        _, log = supervisor.communicate(timeout=120)
+    finally:
+        if supervisor.poll() is None:
+            os.killpg(supervisor.pid, signal.SIGKILL)
+    assert supervisor.returncode == 3, log
+    assert "could not start; stopping" in log
+    deadline = time.monotonic() + 30  # multiprocessing's resource tracker ends after its parent
+    while _group(supervisor.pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _group(supervisor.pid)
+
+
+def test_a_second_server_on_the_port_is_refused_even_while_the_first_loads_its_data(tmp_path):
+    """With SO_REUSEPORT a second server of the same user could bind the port beside the
+    first and take half its connections: the first's sockets listen before it migrates its
+    database and loads the shipped entries, so a second finds the port in use at once."""
+    errata = str(Path(sys.executable).with_name("errata"))
+    port = _free_port()
+    log = tmp_path / "first.log"
+
+    def start(db: str, **kwargs) -> subprocess.Popen:
+        env = {**os.environ, "ERRATA_DATABASE_URL": f"sqlite:///{tmp_path / db}", "PYTHONUNBUFFERED": "1"}
+        argv = [errata, "serve", "--port", str(port), "--workers", "2"]
+        return subprocess.Popen(argv, env=env, start_new_session=True, text=True, **kwargs)
+
+    with log.open("w") as out:
+        first = start("first.db", stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while not any(local == port and state == _LISTEN for local, _, state, _ in _tcp_sockets()):
+            assert time.monotonic() < deadline and first.poll() is None, log.read_text()
+            time.sleep(0.05)
+        assert "shipped data" not in log.read_text()  # listening before the data loads
+        second = start("second.db", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _, refused = second.communicate(timeout=60)
+    finally:
+        os.killpg(first.pid, signal.SIGTERM)
+        first.wait(timeout=60)
+    assert second.returncode == 1
+    assert f"port {port} on 127.0.0.1 is in use" in refused

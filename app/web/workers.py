@@ -3,10 +3,16 @@
 uvicorn's `--workers` share one listening socket, and the worker that wakes first accepts
 every connection then waiting. Kept-alive connections stay where they landed, so one worker
 can end up with all of a client's or a proxy's connections while the other idles (counted
-under wrk: 1 run in 12 had all 32 connections on one worker). Here each worker binds a
-socket of its own with SO_REUSEPORT, and the kernel spreads new connections across the
-sockets by their addresses. A worker listens only once its app has started, and a worker
-that stops takes its socket with it, so connections go only to workers that can answer.
+under wrk: 1 run in 12 had all 32 connections on one worker). Here each worker has a socket
+of its own, bound with SO_REUSEPORT, and the kernel spreads new connections across the
+sockets by their addresses. A worker's socket is its alone (the supervisor keeps no copy),
+so a worker that stops takes its socket with it and connections go to the others meanwhile.
+
+SO_REUSEPORT lets any process of the same user bind the port too. So the first sockets
+are bound and listening as soon as the port is found free, before the database is
+migrated and the data loaded (a client connecting meanwhile waits rather than being
+refused): a second `errata serve` on the port then finds it in use, as with one worker. A
+replacement's socket listens only once its app has started, the others holding the port.
 """
 
 import logging
@@ -21,13 +27,12 @@ import uvicorn
 APP = "app.main:create_app"
 STARTUP_FAILURE = 3  # as uvicorn exits when the app cannot start: restarting would not help
 STOP_GRACE_S = 30  # a worker's open requests get this long to finish before it is killed
+BACKLOG = 2048  # uvicorn's
 
 log = logging.getLogger("uvicorn.error")
 
 
-def listener(host: str, port: int) -> socket.socket:
-    """A socket bound to host:port beside the other workers', not yet listening: uvicorn
-    listens on it after the app's startup, so no connection waits on a worker still starting."""
+def _bound(host: str, port: int) -> socket.socket:
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -36,35 +41,43 @@ def listener(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _worker(config: uvicorn.Config) -> None:
+def listening(host: str, port: int, workers: int) -> list[socket.socket]:
+    """A listening socket for each worker, to take right after the port was found free."""
+    sockets = [_bound(host, port) for _ in range(workers)]
+    for sock in sockets:
+        sock.listen(BACKLOG)
+    return sockets
+
+
+def _worker(config: uvicorn.Config, sock: socket.socket) -> None:
     config.configure_logging()  # a spawned interpreter starts with none
-    try:
-        sock = listener(config.host, config.port)
-    except OSError as exc:  # the port taken since `serve` checked it, by what shares no port
-        log.error("cannot listen on %s:%d: %s", config.host, config.port, exc.strerror)
-        sys.exit(STARTUP_FAILURE)
     server = uvicorn.Server(config)
-    server.run(sockets=[sock])
-    sys.exit(0 if server.started else STARTUP_FAILURE)
+    try:
+        server.run(sockets=[sock])
+    finally:  # however it ended (uvicorn exits 1 when the app cannot be made), before serving
+        if not server.started:
+            sys.exit(STARTUP_FAILURE)
 
 
-def serve(host: str, port: int, workers: int, **options) -> int:
-    """Run `workers` server processes until SIGINT or SIGTERM, starting another in place of
+def serve(sockets: list[socket.socket], **options) -> int:
+    """A worker on each socket (from `listening`) until SIGINT or SIGTERM, another in place of
     one that exits; the exit status is STARTUP_FAILURE when a worker could not start.
     `options` go to uvicorn's Config (the benchmark turns the access log off)."""
-    config = uvicorn.Config(APP, factory=True, host=host, port=port, **options)  # logs as uvicorn does
+    host, port = sockets[0].getsockname()[:2]
+    config = uvicorn.Config(APP, factory=True, host=host, port=port, backlog=BACKLOG, **options)
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no state copied
     stopping: list[int] = []
     signal.signal(signal.SIGINT, lambda signum, _: stopping.append(signum))
     signal.signal(signal.SIGTERM, lambda signum, _: stopping.append(signum))
 
-    def start() -> multiprocessing.process.BaseProcess:
-        process = context.Process(target=_worker, args=(config,))
-        process.start()
+    def start(sock: socket.socket) -> multiprocessing.process.BaseProcess:
+        with sock:  # the worker has its own copy now; this one would outlive the worker
+            process = context.Process(target=_worker, args=(config, sock))
+            process.start()
         return process
 
-    processes = [start() for _ in range(workers)]
-    log.info("serving http://%s:%d with %d workers, a listening socket each", host, port, workers)
+    processes = [start(sock) for sock in sockets]
+    log.info("serving http://%s:%d with %d workers, a listening socket each", host, port, len(processes))
     status = 0
     while not stopping:
         wait([p.sentinel for p in processes], timeout=0.5)
@@ -77,7 +90,12 @@ def serve(host: str, port: int, workers: int, **options) -> int:
                 status = STARTUP_FAILURE
                 break
             log.warning("worker %d exited (%s); starting another", process.pid, process.exitcode)
-            processes[n] = start()
+            try:
+                processes[n] = start(_bound(host, port))
+            except OSError as exc:  # the port was given up meanwhile and taken
+                log.error("cannot listen on %s:%d again: %s; stopping", host, port, exc.strerror)
+                stopping.append(signal.SIGTERM)
+                status = STARTUP_FAILURE
     for process in processes:
         if process.exitcode is None:
             process.terminate()  # uvicorn's graceful shutdown: open requests finish
