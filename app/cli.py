@@ -40,13 +40,13 @@ def serve(host: str, port: int, workers: int) -> None:
 
     from app import migrate
     from app.services.interchange.importer import import_paths
-    from app.web.workers import APP, listening
+    from app.web.workers import APP, listening, supported
     from app.web.workers import serve as serve_workers
 
     try:
         preflight.check_port(host, port)
         # Taken at once, before the data loads: app/web/workers.py says why.
-        sockets = listening(host, port, workers) if workers > 1 else []
+        sockets = listening(host, port, workers) if workers > 1 and supported() else []
     except preflight.ConfigError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
@@ -62,7 +62,7 @@ def serve(host: str, port: int, workers: int) -> None:
             click.echo(f"  {failure}", err=True)
     if sockets:
         sys.exit(serve_workers(sockets))
-    uvicorn.run(APP, factory=True, host=host, port=port)
+    uvicorn.run(APP, factory=True, host=host, port=port, workers=workers)  # elsewhere, uvicorn's own
 
 
 @main.command("import")

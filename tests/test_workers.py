@@ -33,7 +33,11 @@ def _tcp_sockets() -> list[tuple[int, int, str, int]]:
 
 def _socket_inodes(pid: int) -> set[int]:
     inodes = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except FileNotFoundError:  # the process is gone
+        return inodes
+    for fd in fds:
         try:
             target = os.readlink(fd)
         except FileNotFoundError:  # closed since listed
@@ -44,14 +48,16 @@ def _socket_inodes(pid: int) -> set[int]:
 
 
 def _group(group: int) -> list[int]:
-    """The processes of the server's group other than its supervisor."""
+    """The live processes of the server's group other than its supervisor (an exited one
+    left unreaped, as a container's first process may leave it, does not count)."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit() and int(entry.name) != group:
             try:
-                if os.getpgid(int(entry.name)) == group:
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if os.getpgid(int(entry.name)) == group and state != "Z":
                     found.append(int(entry.name))
-            except ProcessLookupError:
+            except (ProcessLookupError, FileNotFoundError):
                 pass
     return found
 
@@ -112,6 +118,87 @@ def test_a_worker_that_dies_is_replaced_and_requests_keep_being_answered(tmp_pat
         assert codes == [200] * 80
         after = _ready(port, group, 2)
         assert gone not in after and len(after) == 2
+
+
+def _answered_throughout(base: str, until) -> list[int]:
+    """Status codes of requests made one after another, until `until()` is true."""
+    codes = []
+    deadline = time.monotonic() + 120
+    while not until() and time.monotonic() < deadline:
+        codes.append(httpx.get(f"{base}/healthz", timeout=10).status_code)
+    return codes
+
+
+def test_sighup_restarts_every_worker_in_turn_without_a_request_failing(tmp_path):
+    with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
+        port = urlsplit(base).port
+        before = set(_ready(port, group, 2))
+        os.kill(group, signal.SIGHUP)
+        codes = _answered_throughout(base, lambda: not before & set(_listening(port, group)))
+        after = _ready(port, group, 2)
+        assert not before & set(after)  # both replaced
+        assert codes and set(codes) == {200}
+
+
+def test_a_worker_that_stops_answering_is_killed_and_replaced(tmp_path):
+    with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
+        port = urlsplit(base).port
+        stuck = min(_ready(port, group, 2))
+        os.kill(stuck, signal.SIGSTOP)
+        deadline = time.monotonic() + 60
+        while stuck in _group(group) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert stuck not in _group(group)
+        assert len(_ready(port, group, 2)) == 2
+        assert httpx.get(f"{base}/healthz", timeout=10).status_code == 200
+
+
+def test_a_worker_that_keeps_dying_soon_after_it_starts_is_restarted_ever_more_slowly(tmp_path):
+    with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
+        port = urlsplit(base).port
+        for _ in range(3):  # each worker killed within seconds of starting
+            sockets = _ready(port, group, 2)
+            os.kill(max(sockets), signal.SIGKILL)  # the newest
+            deadline = time.monotonic() + 60
+            while max(sockets) in _group(group) and time.monotonic() < deadline:
+                time.sleep(0.1)
+        _ready(port, group, 2)
+        assert httpx.get(f"{base}/healthz", timeout=10).status_code == 200
+    log = (tmp_path / f"server-{port}.log").read_text()
+    delays = [line.rsplit("another in ", 1)[1] for line in log.splitlines() if "another in" in line]
+    assert delays == ["1 s", "2 s", "4 s"]
+
+
+def test_workers_stop_when_their_supervisor_is_killed(tmp_path):
+    with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
+        workers = set(_ready(urlsplit(base).port, group, 2))
+        os.kill(group, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while workers & set(_group(group)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not workers & set(_group(group))
+
+
+def test_ctrl_c_stops_every_process_quietly(tmp_path):
+    """Ctrl+C in a terminal reaches every process of the group: each worker shuts down
+    gracefully, the supervisor waits for them, and no traceback is printed."""
+    with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
+        workers = set(_ready(urlsplit(base).port, group, 2))
+        os.killpg(group, signal.SIGINT)
+        deadline = time.monotonic() + 60
+        while (workers & set(_group(group)) or _alive(group)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not workers & set(_group(group)) and not _alive(group)
+    log = (tmp_path / f"server-{urlsplit(base).port}.log").read_text()
+    assert log.count("Finished server process") == 2
+    assert "Traceback" not in log and "KeyboardInterrupt" not in log
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_workers_whose_app_cannot_start_stop_the_server(tmp_path):
