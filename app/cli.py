@@ -40,13 +40,13 @@ def serve(host: str, port: int, workers: int) -> None:
 
     from app import migrate
     from app.services.interchange.importer import import_paths
-    from app.web.workers import APP, listening, supported
+    from app.web.workers import APP, claim, supported
     from app.web.workers import serve as serve_workers
 
     try:
         preflight.check_port(host, port)
-        # Taken at once, before the data loads: app/web/workers.py says why.
-        sockets = listening(host, port, workers) if workers > 1 and supported() else []
+        # Held at once, before the data loads: app/web/workers.py says why.
+        guard = claim(host, port) if workers > 1 and supported() else None
     except preflight.ConfigError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
@@ -60,8 +60,8 @@ def serve(host: str, port: int, workers: int) -> None:
         click.echo(f"shipped data: {_merges(report)}; {_summary(report)}")
         for failure in report.failures:
             click.echo(f"  {failure}", err=True)
-    if sockets:
-        sys.exit(serve_workers(sockets))
+    if guard is not None:
+        sys.exit(serve_workers(guard, workers))
     uvicorn.run(APP, factory=True, host=host, port=port, workers=workers)  # elsewhere, uvicorn's own
 
 

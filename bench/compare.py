@@ -519,9 +519,9 @@ def warm(server: Server, paths: Path, rounds: int = 20) -> None:
 
 
 _SERVE_WORKERS = (
-    "import sys, uvicorn; from app.web.workers import APP, listening, serve\n"
+    "import sys, uvicorn; from app.web.workers import APP, claim, serve\n"
     "if {workers} == 1: uvicorn.run(APP, factory=True, port={port}, access_log=False)\n"
-    "else: sys.exit(serve(listening('127.0.0.1', {port}, {workers}), access_log=False))"
+    "else: sys.exit(serve(claim('127.0.0.1', {port}), {workers}, access_log=False))"
 )
 
 

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from app.preflight import ConfigError, check_port
 from tests.server import _free_port, serving
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads sockets from /proc")
@@ -120,24 +121,36 @@ def test_a_worker_that_dies_is_replaced_and_requests_keep_being_answered(tmp_pat
         assert gone not in after and len(after) == 2
 
 
-def _answered_throughout(base: str, until) -> list[int]:
-    """Status codes of requests made one after another, until `until()` is true."""
-    codes = []
-    deadline = time.monotonic() + 120
-    while not until() and time.monotonic() < deadline:
-        codes.append(httpx.get(f"{base}/healthz", timeout=10).status_code)
-    return codes
-
-
 def test_sighup_restarts_every_worker_in_turn_without_a_request_failing(tmp_path):
     with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
         port = urlsplit(base).port
         before = set(_ready(port, group, 2))
         os.kill(group, signal.SIGHUP)
-        codes = _answered_throughout(base, lambda: not before & set(_listening(port, group)))
+        codes, listening = [], []
+        deadline = time.monotonic() + 120
+        while before & set(sockets := _listening(port, group)) and time.monotonic() < deadline:
+            listening.append(len(sockets))
+            codes.append(httpx.get(f"{base}/healthz", timeout=10).status_code)
         after = _ready(port, group, 2)
         assert not before & set(after)  # both replaced
         assert codes and set(codes) == {200}
+        assert min(listening) >= 2  # each replacement listened before its old worker stopped
+
+
+def test_a_hangup_of_the_whole_group_restarts_nothing(tmp_path):
+    """A terminal closing sends SIGHUP to every process of its group: the workers ignore it,
+    and the supervisor restarts them one by one."""
+    with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
+        port = urlsplit(base).port
+        before = set(_ready(port, group, 2))
+        os.killpg(group, signal.SIGHUP)
+        codes = []
+        deadline = time.monotonic() + 120
+        while before & set(_listening(port, group)) and time.monotonic() < deadline:
+            codes.append(httpx.get(f"{base}/healthz", timeout=10).status_code)
+        assert not before & set(_ready(port, group, 2))
+        assert set(codes) <= {200}
+    assert "exited" not in (tmp_path / f"server-{port}.log").read_text()  # none was killed by it
 
 
 def test_a_worker_that_stops_answering_is_killed_and_replaced(tmp_path):
@@ -157,10 +170,10 @@ def test_a_worker_that_keeps_dying_soon_after_it_starts_is_restarted_ever_more_s
     with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
         port = urlsplit(base).port
         for _ in range(3):  # each worker killed within seconds of starting
-            sockets = _ready(port, group, 2)
-            os.kill(max(sockets), signal.SIGKILL)  # the newest
+            newest = max(_ready(port, group, 2), key=_started)
+            os.kill(newest, signal.SIGKILL)
             deadline = time.monotonic() + 60
-            while max(sockets) in _group(group) and time.monotonic() < deadline:
+            while newest in _group(group) and time.monotonic() < deadline:
                 time.sleep(0.1)
         _ready(port, group, 2)
         assert httpx.get(f"{base}/healthz", timeout=10).status_code == 200
@@ -194,6 +207,11 @@ def test_ctrl_c_stops_every_process_quietly(tmp_path):
     assert "Traceback" not in log and "KeyboardInterrupt" not in log
 
 
+def _started(pid: int) -> int:
+    """When the process started, in clock ticks since boot."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+
+
 def _alive(pid: int) -> bool:
     try:
         return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
@@ -204,10 +222,7 @@ def _alive(pid: int) -> bool:
 def test_workers_whose_app_cannot_start_stop_the_server(tmp_path):
     """Rather than being started again for ever: the supervisor stops with uvicorn's status
     for a failed startup, and leaves no worker behind."""
-    code = (
-        "import sys; from app.web.workers import listening, serve\n"
-        "sys.exit(serve(listening('127.0.0.1', 0, 2)))"
-    )
+    code = "import sys; from app.web.workers import claim, serve\nsys.exit(serve(claim('127.0.0.1', 0), 2))"
     env = {
         **os.environ,
         "ERRATA_DATABASE_URL": f"sqlite:///{tmp_path / 'errata.db'}",
@@ -223,37 +238,60 @@ def test_workers_whose_app_cannot_start_stop_the_server(tmp_path):
             os.killpg(supervisor.pid, signal.SIGKILL)
     assert supervisor.returncode == 3, log
     assert "could not start; stopping" in log
+    assert "the app could not start" in log and "threads" in log  # and why: the setting
     deadline = time.monotonic() + 30  # multiprocessing's resource tracker ends after its parent
     while _group(supervisor.pid) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not _group(supervisor.pid)
 
 
-def test_a_second_server_on_the_port_is_refused_even_while_the_first_loads_its_data(tmp_path):
+def _port_free(port: int) -> bool:
+    """Whether `errata serve` would find the port free (its own check, app/preflight.py)."""
+    try:
+        check_port("127.0.0.1", port)
+    except ConfigError:
+        return False
+    return True
+
+
+def test_a_second_server_on_the_port_is_refused_while_the_first_loads_and_while_its_workers_are_down(
+    tmp_path,
+):
     """With SO_REUSEPORT a second server of the same user could bind the port beside the
-    first and take half its connections: the first's sockets listen before it migrates its
-    database and loads the shipped entries, so a second finds the port in use at once."""
+    first and take half its connections. The first holds the port from before it migrates
+    its database and loads the shipped entries, and while none of its workers listens."""
     errata = str(Path(sys.executable).with_name("errata"))
     port = _free_port()
     log = tmp_path / "first.log"
 
-    def start(db: str, **kwargs) -> subprocess.Popen:
-        env = {**os.environ, "ERRATA_DATABASE_URL": f"sqlite:///{tmp_path / db}", "PYTHONUNBUFFERED": "1"}
+    def second() -> subprocess.CompletedProcess:
+        env = {**os.environ, "ERRATA_DATABASE_URL": f"sqlite:///{tmp_path / 'second.db'}"}
         argv = [errata, "serve", "--port", str(port), "--workers", "2"]
-        return subprocess.Popen(argv, env=env, start_new_session=True, text=True, **kwargs)
+        return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
 
+    env = {**os.environ, "ERRATA_DATABASE_URL": f"sqlite:///{tmp_path / 'first.db'}", "PYTHONUNBUFFERED": "1"}
     with log.open("w") as out:
-        first = start("first.db", stdout=out, stderr=subprocess.STDOUT)
+        first = subprocess.Popen(
+            [errata, "serve", "--port", str(port), "--workers", "2"],
+            env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
-        while not any(local == port and state == _LISTEN for local, _, state, _ in _tcp_sockets()):
+        while _port_free(port):
             assert time.monotonic() < deadline and first.poll() is None, log.read_text()
             time.sleep(0.05)
-        assert "shipped data" not in log.read_text()  # listening before the data loads
-        second = start("second.db", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        _, refused = second.communicate(timeout=60)
+        assert "shipped data" not in log.read_text()  # held before the data loads
+        loading = second()
+        workers = _ready(port, first.pid, 2)
+        for pid in workers:  # every worker down at once
+            os.kill(pid, signal.SIGKILL)
+        while _listening(port, first.pid):
+            time.sleep(0.05)
+        down = second()
+        assert len(_ready(port, first.pid, 2)) == 2  # the first's workers are back, and alone
     finally:
         os.killpg(first.pid, signal.SIGTERM)
         first.wait(timeout=60)
-    assert second.returncode == 1
-    assert f"port {port} on 127.0.0.1 is in use" in refused
+    for refused in (loading, down):
+        assert refused.returncode == 1
+        assert f"port {port} on 127.0.0.1 is in use" in refused.stderr
