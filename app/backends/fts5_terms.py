@@ -34,6 +34,7 @@ import numpy as np
 from sqlalchemy import Connection, Engine
 
 from app.backends.text import lowered
+from app.kept import KeptReads
 
 K1, B = 1.2, 0.75
 TABLE = "entry_fts_words"
@@ -76,8 +77,7 @@ class _Words:
         self.matches: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self.too_common: set[str] = set()
         self.bytes = 0  # what `matches` hold
-        self.texts: OrderedDict[int, tuple[Texts, int]] = OrderedDict()  # and the bytes of each
-        self.text_bytes = 0
+        self.texts: KeptReads[int, Texts] = KeptReads(TEXT_BUDGET, _text_bytes)
         self.lock = threading.Lock()
 
     def ranked(self, conn, words: list[str]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -121,30 +121,8 @@ class _Words:
 
     def row_texts(self, conn, rowids: list[int]) -> dict[int, Texts]:
         """(signature, title, body) of each row, and their lower case (app.backends.text.lowered):
-        kept ones, and the others read (outside the lock: other searches go on) and kept."""
-        with self.lock:
-            found = {}
-            for rowid in rowids:
-                kept = self.texts.get(rowid)
-                if kept is not None:
-                    self.texts.move_to_end(rowid)
-                    found[rowid] = kept[0]
-        missing = [rowid for rowid in rowids if rowid not in found]
-        if not missing:
-            return found
-        fresh = {
-            rowid: (texts, tuple(map(lowered, texts))) for rowid, texts in read_texts(conn, missing).items()
-        }
-        with self.lock:
-            for rowid, texts in fresh.items():
-                if rowid not in self.texts:
-                    size = sum(sys.getsizeof(t) for t in {id(t): t for t in texts[0] + texts[1]}.values())
-                    self.texts[rowid] = (texts, size)
-                    self.text_bytes += size
-            while self.text_bytes > TEXT_BUDGET:
-                _, (_, size) = self.texts.popitem(last=False)
-                self.text_bytes -= size
-        return found | fresh
+        kept ones, and the others read and kept (for this record: a version of its own)."""
+        return self.texts.read(rowids, lambda missing: _lowered_texts(conn, missing), ())
 
     def read(self, conn, word: str) -> tuple[np.ndarray, np.ndarray]:
         """(rowids holding the word, ascending; the word's part of each one's bm25 sum)."""
@@ -167,6 +145,14 @@ class _Words:
         size = self.size[rowids]
         part = idf * ((frequency * (K1 + 1.0)) / (frequency + K1 * (1 - B + B * size / self.avgdl)))
         return rowids, part
+
+
+def _lowered_texts(conn, rowids: list[int]) -> dict[int, Texts]:
+    return {rowid: (texts, tuple(map(lowered, texts))) for rowid, texts in read_texts(conn, rowids).items()}
+
+
+def _text_bytes(texts: Texts) -> int:
+    return sum(sys.getsizeof(t) for t in {id(t): t for t in texts[0] + texts[1]}.values())
 
 
 def read_texts(conn, rowids: list[int]) -> dict[int, tuple[str, ...]]:

@@ -8,10 +8,10 @@ import pytest
 from sqlalchemy import event, select
 
 from app.db import make_engine
+from app.kept import KeptReads
 from app.models import Entry
 from app.schemas.api import EvidenceIn
 from app.services.entries.catalog import searched_entries
-from app.services.entries.kept import KeptReads
 from app.services.entries.read import current_stamp
 from app.services.evidence.reports import record_evidence
 from app.services.search import summaries as summaries_module

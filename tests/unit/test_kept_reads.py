@@ -1,6 +1,6 @@
-"""KeptReads (app.services.entries.kept): values kept for one version of the base."""
+"""KeptReads (app.kept): values kept for one version of the base."""
 
-from app.services.entries.kept import KeptReads
+from app.kept import KeptReads
 
 
 def _reader(log: list[list[str]], tag: str = ""):

@@ -21,9 +21,9 @@ from sqlalchemy import Connection, func
 from sqlmodel import Session, col, select
 
 from app.db import connection_of
+from app.kept import KeptReads
 from app.models import Entry, Pattern, VersionRow
 from app.schemas.common import compile_pattern
-from app.services.entries.kept import KeptReads
 from app.services.lookup.postings import Postings
 from app.services.lookup.text import alternatives, regex_words, tokens
 
@@ -181,7 +181,7 @@ class LookupIndex:
         """(English, Chinese) title of each entry of `ids` that exists: kept ones, and `read`
         for the others, from a view of the base at least as new as change counter `seen`.
         What was read is kept for the lookups that read the same counter (a newer one drops
-        it, app.services.entries.kept): a title read from an older view never outlives its
+        it, app.kept): a title read from an older view never outlives its
         edit."""
         return self._titles.read(ids, read, (seen,))
 

@@ -4,7 +4,7 @@ A page of results (20 to 200 entries) is read by the entries' numbers and made i
 summaries, which costs more than finding them; the entries a base's searches find are much
 the same from one search to the next. Summaries are kept for one base stamp (its newest
 entry and latest change, read before the data), so any write to any entry starts the
-keeping afresh (app.services.entries.kept).
+keeping afresh (app.kept).
 """
 
 import sys
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from sqlalchemy import Connection, bindparam, select
 from sqlmodel import col
 
+from app.kept import KeptReads
 from app.models import Entry
 from app.schemas.views import EntrySummary
-from app.services.entries.kept import KeptReads
 from app.services.entries.read import SUMMARY_COLUMNS, Stamp, summary
 
 # How a search reads a page of summaries: entry numbers -> summaries, on a connection.

@@ -3,7 +3,9 @@
 A version is what a request read of the base before its data: the search's stamp (newest
 entry, latest change), the lookup's latest change. Neither part ever goes down (entries are
 never deleted; a new entry and a change each take the next number), so of two versions the
-one no part of which is greater was read first.
+one no part of which is greater was read first. What is kept for something versioned
+otherwise (a search index's structure record) is kept in one KeptReads per version, under
+the empty version.
 """
 
 import threading
