@@ -13,14 +13,16 @@ from app.config import Settings
 
 
 def make_engine(settings: Settings) -> Engine:
-    """A pool of one connection per route thread, and as many again for a thread that holds
-    two sessions at once; SQLAlchemy's default (5, then connections opened and closed per
-    use) had most requests under load open a connection of their own, which cost more than
-    the request (a SQLite connect runs its pragmas; a PostgreSQL one authenticates)."""
+    """A pool of one connection per route thread and one for the event loop's short reads
+    (app.web.on_loop), and as many again as threads for a thread that holds two sessions at
+    once. The loop holds one at a time, never across an await, so it never waits for one.
+    SQLAlchemy's default (5, then connections opened and closed per use) had most
+    requests under load open a connection of their own, which cost more than the request (a
+    SQLite connect runs its pragmas; a PostgreSQL one authenticates)."""
     return backends.make_engine(
         settings.database_url,
         busy_timeout_ms=settings.busy_timeout_ms,
-        pool_size=settings.threads,
+        pool_size=settings.threads + 1,
         max_overflow=settings.threads,
     )
 

@@ -8,7 +8,7 @@ import anyio
 import anyio.to_thread
 from fastapi import FastAPI
 
-from app import malloc
+from app import backends, malloc
 from app.agents.transports import mount_http
 from app.config import Settings
 from app.db import entry_stamp_reader, make_engine, read_session
@@ -36,6 +36,7 @@ from app.web import errors, guard
 from app.web.compression import CompressionMiddleware
 from app.web.entry_cache import FormCache
 from app.web.fastpath import EntryFastPath
+from app.web.on_loop import QuickSearches
 
 
 def _warm(app: FastAPI) -> None:
@@ -84,6 +85,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Lists and searches apart, so that many distinct queries cannot push entries out.
     app.state.list_forms = FormCache(settings.entry_cache_mb * 1024 * 1024 // 4)
     app.state.kept_summaries = kept_summaries()
+    app.state.reads_on_loop = backends.reads_in_process(app.state.engine)
+    app.state.quick_searches = QuickSearches()
     app.include_router(assets.router)
     app.include_router(crawlers.router)
     docs.install(app)

@@ -4,7 +4,8 @@ For each size it serves one database with errata (one worker), Datasette (the en
 and an FTS5 table, immutable mode: its fastest) and nginx (errata's own JSON and HTML of
 the same entries, pre-rendered to files; and errata behind deploy/nginx/errata.conf).
 Each server is pinned to CPU 0 and wrk to CPU 1. Paths rotate through 1,000 entries (and
-the 20 searches of lookup_speed.py, 149 pastes). Pairs are measured A B A B and the ratio
+the 20 searches of lookup_speed.py, 149 pastes); searches whose words are new as well are
+50,000 of one or two words of an entry's title and signature. Pairs are measured A B A B and the ratio
 is taken over the sums, so drift of the shared machine cancels out. CPU per request is the
 server's user+system time over the requests it answered.
 """
@@ -227,13 +228,38 @@ def datasette_db(source: Path, target: Path) -> None:
     db.close()
 
 
-def pairs(a: Server, a_paths: Path, b: Server, b_paths: Path, seconds: int) -> tuple[list[Run], list[Run]]:
-    """A B A B."""
+def pairs(
+    a: Server, a_paths: Path, b: Server, b_paths: Path, seconds: int, *, unique: bool = False
+) -> tuple[list[Run], list[Run]]:
+    """A B A B; `unique`: each of A's requests new (B, Datasette, keeps nothing)."""
     runs_a, runs_b = [], []
     for _ in range(2):
-        runs_a.append(drive(a, a_paths, seconds))
+        runs_a.append(drive(a, a_paths, seconds, unique=unique))
         runs_b.append(drive(b, b_paths, seconds))
     return runs_a, runs_b
+
+
+NOVEL_SEARCHES = 50_000
+
+
+def novel_searches(db: Path, rng: random.Random) -> list[str]:
+    """Searches of one or two words of an entry's title and signature, each asked once: more
+    than a run can ask, so none is asked twice in a run, and no search is known
+    (app.web.on_loop) or kept."""
+    conn = sqlite3.connect(db)
+    sql = "SELECT title_en || ' ' || signature FROM entry WHERE canonical_id IS NULL"
+    texts = [t for (t,) in conn.execute(sql)]
+    conn.close()
+    found: dict[str, None] = {}
+    for _ in range(NOVEL_SEARCHES * 20):
+        words = re.findall(r"[A-Za-z]{3,}", rng.choice(texts))
+        if words:
+            found[" ".join(rng.sample(words, min(len(words), rng.choice((1, 2)))))] = None
+        if len(found) == NOVEL_SEARCHES:
+            break
+    queries = list(found)
+    rng.shuffle(queries)
+    return queries
 
 
 def _row(name: str, runs: list[Run]) -> str:
@@ -343,6 +369,7 @@ def compare_sizes(small: Path, large: Path, seconds: int) -> None:
         ("entry HTML en", "html_en.txt", False, None),
         ("entry HTML zh", "html_zh.txt", False, None),
         ("search, every URL new", "search.txt", True, None),
+        ("search, words new too", "novel.txt", True, None),
         ("lookup, every paste new", "lookup.txt", True, "pastes.txt"),
     ]
     try:
@@ -387,6 +414,7 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
     ds_conn = sqlite3.connect(ds_db)
     rowids = dict(ds_conn.execute("SELECT seq, rowid FROM entries").fetchall())
     ds_conn.close()
+    novel = [urllib.parse.quote(q) for q in novel_searches(serving, rng)]
     pastes = [
         json.dumps({"text": json.loads(line)["text"]})
         for line in (BENCH / "lookup_devset.jsonl").read_text().splitlines()
@@ -409,6 +437,11 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
                 f"/ds/entries.json?_search={urllib.parse.quote(q)}&_size=20&_nocount=1&_nofacet=1"
                 for q in SEARCHES
             ],
+        ),
+        "novel": write_lines(work / "novel.txt", [f"/api/v1/errors?limit=20&q={q}" for q in novel]),
+        "ds_novel": write_lines(
+            work / "ds_novel.txt",
+            [f"/ds/entries.json?_search={q}&_size=20&_nocount=1&_nofacet=1" for q in novel],
         ),
         "lookup": write_lines(work / "lookup.txt", ["/api/v1/lookup"]),
         "pastes": write_lines(work / "pastes.txt", pastes),
@@ -472,6 +505,11 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
         # One at a time: the latency of the work itself, where 32 connections measure the queue.
         alone = [drive(errata, files["search"], sec, connections=1, unique=True)]
         print(_row("errata new search, 1 connection", alone), flush=True)
+        a, b = pairs(errata, files["novel"], datasette, files["ds_novel"], sec, unique=True)
+        table["search, words new too"] = (a, b, _ratio(a, b))
+        print(_row("errata search, words new too", a), flush=True)
+        print(_row("datasette search, words new too", b), flush=True)
+        print(f"  {'':34} ratio errata / datasette: {table['search, words new too'][2]:.1f}x", flush=True)
         lookups = [drive(errata, files["lookup"], sec, bodies=files["pastes"]) for _ in range(2)]
         print(_row("errata lookup (32 connections)", lookups))
         single = [drive(errata, files["lookup"], sec, connections=1, bodies=files["pastes"])]

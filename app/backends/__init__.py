@@ -87,6 +87,12 @@ def backup(engine: Engine, target: Path) -> str | None:
     return of(engine).backup(engine, target)
 
 
+def reads_in_process(engine: Engine) -> bool:
+    """Whether reads run in this process (an embedded database), not on a server: only then may
+    a read known to be short run on the event loop (app.web.on_loop)."""
+    return of(engine).READS_IN_PROCESS
+
+
 def stamp_reader(engine: Engine):
     """`reader(ids) -> (count, max(changed))` (no ids: the whole base) on a connection of its
     own that sees each commit at once, with close(): the fast path's cheap freshness check."""

@@ -17,10 +17,12 @@ against, and reads them again after any change. A writer's own transaction holds
 FTS5 has not written out yet: a search inside one is left to FTS5 (app/backends/sqlite.py).
 
 Words are kept up to a budget of bytes, least recently used out first; a word whose matches
-would take half of it is left to FTS5 (read again at every search, it would cost more than
-FTS5's own ranking). The texts of the rows searches listed lately, with their lower case for
-the snippets, are kept the same way against the same record: reading twenty rows' texts
-and lowering them was a tenth of a search.
+would take an eighth of it is left to FTS5 (see WORD_BUDGET). Reading a word's matches out
+of fts5vocab costs about a millisecond per thousand rows that hold it, more than FTS5 takes
+to rank the rows holding a query's every word: a word is read only once it is asked for
+often enough (_Admission), and left to FTS5 until then. The texts of the rows searches listed
+lately, with their lower case for the snippets, are kept the same way against the same
+record: reading twenty rows' texts and lowering them was a tenth of a search.
 """
 
 import math
@@ -29,6 +31,7 @@ import sys
 import threading
 import weakref
 from collections import OrderedDict
+from dataclasses import dataclass
 
 import numpy as np
 from sqlalchemy import Connection, Engine
@@ -40,6 +43,9 @@ K1, B = 1.2, 0.75
 TABLE = "entry_fts_words"
 COLUMNS = ("title", "signature", "body")
 BUDGET = 8 * 1024 * 1024  # about 700,000 matches: every word of the bench's searches at 100,000 entries
+# A word whose matches would take more (about 87,000 rows: most of 100,000) is left to FTS5:
+# reading it took 90 ms, and it would push out many a word that rarer searches rank with.
+WORD_BUDGET = BUDGET // 8
 TEXT_BUDGET = 4 * 1024 * 1024  # the texts of about a thousand rows, with their lower case
 _CHUNK = 8192  # rows read at a time
 _STRUCTURE_ROWID, _AVERAGES_ROWID = 10, 1  # FTS5's own rows of its %_data table
@@ -59,11 +65,51 @@ def _varints(data: bytes) -> np.ndarray:
     return np.bincount(number, weights=(raw & 0x7F) << shift).astype(np.int64)
 
 
+class _Admission:
+    """Which words are read out of the index (shared by the threads, kept across the index's
+    changes): how often each word was asked for lately, and the words found too common.
+
+    A word is read on its second ask; once the budget is nearly full, only if asked for more
+    often than the least recently used word kept, which it would push out. So a long tail of
+    searches, each word asked for a few times, does not keep reading words only to push out
+    one another (at 100,000 entries, 50,000 searches of new words took 8 ms each that way,
+    4 ms left to FTS5), while the words of searches asked for again and again stay. Counts
+    are halved every ASKED asks, so what was asked for long ago gives way."""
+
+    ASKED = 50_000  # asks between two halvings; as many words at most, a few MB
+
+    def __init__(self) -> None:
+        self._asks: dict[str, int] = {}
+        self._since = 0  # asks since the counts were last halved
+        self._too_common: set[str] = set()  # a word most rows hold changes little with a write
+        self._lock = threading.Lock()
+
+    def ask(self, words: list[str]) -> None:
+        with self._lock:
+            for word in words:
+                self._asks[word] = self._asks.get(word, 0) + 1
+            self._since += len(words)
+            if self._since >= self.ASKED or len(self._asks) > self.ASKED:
+                self._asks = {w: n // 2 for w, n in self._asks.items() if n > 1}
+                self._since = 0
+
+    def admits(self, words: list[str], rival: str | None) -> bool:
+        """Whether `words` (asked for now, ask() first) may be read: each asked for before and
+        more often than `rival`, the word reading them would push out; none too common."""
+        with self._lock:
+            least = max(2, self._asks.get(rival, 0) + 1) if rival is not None else 2
+            return self._too_common.isdisjoint(words) and all(self._asks.get(w, 0) >= least for w in words)
+
+    def too_common(self, word: str) -> None:
+        with self._lock:
+            self._too_common.add(word)
+
+
 class _Words:
     """One index's words as read against one structure record."""
 
-    def __init__(self, conn, structure: bytes, weights: tuple[float, ...]) -> None:
-        self.structure, self.weights = structure, weights
+    def __init__(self, conn, structure: bytes, weights: tuple[float, ...], admission: _Admission) -> None:
+        self.structure, self.weights, self.admission = structure, weights, admission
         averages = _varints(_row(conn, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_AVERAGES_ROWID,)))
         self.rows = int(averages[0]) if len(averages) else 0  # no record before the first row
         self.avgdl = float(averages[1:].sum()) / float(self.rows) if self.rows else 1.0
@@ -75,49 +121,58 @@ class _Words:
             counts = _varints(b"".join(size for _, size in chunk)).reshape(len(chunk), len(COLUMNS))
             self.size[ids] = counts.sum(axis=1)
         self.matches: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
-        self.too_common: set[str] = set()
         self.bytes = 0  # what `matches` hold
         self.texts: KeptReads[int, Texts] = KeptReads(TEXT_BUDGET, _text_bytes)
         self.lock = threading.Lock()
 
-    def ranked(self, conn, words: list[str]) -> tuple[np.ndarray, np.ndarray] | None:
-        """(rowids, scores: lower is better) of the rows holding every word, in rowid order;
-        None when a word is too common to keep (FTS5 ranks that query)."""
-        parts = []
+    def matched(self, conn, words: list[str]) -> "Matched | None":
+        """The rows holding every word; None when a word is too common to keep, or not to be
+        read yet (FTS5 ranks that query; see _Admission). Words not kept are
+        read outside the lock: a search of kept words (on the event loop, app.web.on_loop)
+        never waits for another's reading."""
+        kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.admission.ask(words)
         with self.lock:
-            try:
-                if self.too_common.intersection(words):
-                    return None
-                for word in words:
-                    found = self.matches.get(word)
-                    if found is None:
-                        conn.execute(
-                            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{TABLE}_instances "
-                            f"USING fts5vocab(main, {TABLE}, instance)"
-                        )
-                        found = self.read(conn, word)
-                        size = found[0].nbytes + found[1].nbytes
-                        if size > BUDGET // 2:
-                            self.too_common.add(word)
-                            return None
-                        self.matches[word] = found
-                        self.bytes += size
-                    else:
-                        self.matches.move_to_end(word)
-                    parts.append(found)
-            finally:  # the words of this query are the last used: never the ones let go
-                while self.bytes > BUDGET and len(self.matches) > len(parts):
+            # Nearly full: what reading would push out first.
+            rival = next(iter(self.matches), None) if self.bytes > BUDGET * 3 // 4 else None
+            for word in words:
+                if (found := self.matches.get(word)) is not None:
+                    self.matches.move_to_end(word)
+                    kept[word] = found
+        missing = [word for word in words if word not in kept]
+        if missing and not self.admission.admits(missing, rival):
+            return None
+        if missing:
+            conn.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{TABLE}_instances "
+                f"USING fts5vocab(main, {TABLE}, instance)"
+            )
+            fresh = {word: self.read(conn, word) for word in missing}
+            common = [
+                word for word, (rowids, part) in fresh.items() if rowids.nbytes + part.nbytes > WORD_BUDGET
+            ]
+            with self.lock:
+                for word, (rowids, part) in fresh.items():
+                    if word not in common and word not in self.matches:
+                        self.matches[word] = (rowids, part)
+                        self.bytes += rowids.nbytes + part.nbytes
+                # The words of this query are the last used: never the ones let go.
+                while self.bytes > BUDGET and len(self.matches) > len(words):
                     _, (rowids, part) = self.matches.popitem(last=False)
                     self.bytes -= rowids.nbytes + part.nbytes
-        common = min((rowids for rowids, _ in parts), key=len)
-        for rowids, _ in parts:  # each sorted: a binary search of the fewest
-            if rowids is not common:
-                at = np.searchsorted(rowids, common).clip(max=len(rowids) - 1)
-                common = common[rowids[at] == common]
-        score = np.zeros(len(common))
-        for rowids, part in parts:  # in the query's order, as bm25() adds them
-            score = score + part[np.searchsorted(rowids, common)]
-        return common, -1.0 * score
+            for word in common:
+                self.admission.too_common(word)
+            if common:
+                return None
+            kept |= fresh
+        parts = [kept[word] for word in words]
+        by_size = sorted((rowids for rowids, _ in parts), key=len)
+        common = by_size[0]
+        for rowids in by_size[1:]:  # each sorted: binary searches of the fewest, fewest first
+            at = rowids.searchsorted(common)
+            np.minimum(at, len(rowids) - 1, out=at)
+            common = common[rowids[at] == common]
+        return Matched(common, parts)
 
     def row_texts(self, conn, rowids: list[int]) -> dict[int, Texts]:
         """(signature, title, body) of each row, and their lower case (app.backends.text.lowered):
@@ -161,16 +216,31 @@ def read_texts(conn, rowids: list[int]) -> dict[int, tuple[str, ...]]:
     return {r[0]: r[1:] for r in conn.execute(sql)}
 
 
-def page(rowids: np.ndarray, scores: np.ndarray, limit: int, offset: int) -> list[tuple[int, float]]:
-    """(rowid, score) of the page, as ORDER BY score, rowid LIMIT OFFSET gives it: only the
-    rows that can be on it are sorted (every row tied with the last of them included)."""
-    end = offset + limit
-    if end < len(scores):
-        last = np.partition(scores, end - 1)[end - 1]
-        near = np.flatnonzero(scores <= last)
-        rowids, scores = rowids[near], scores[near]
-    order = np.lexsort((rowids, scores))[offset:end]
-    return list(zip(rowids[order].tolist(), scores[order].tolist(), strict=True))
+@dataclass(frozen=True)
+class Matched:
+    """The rows holding every word of a query, in rowid order, and each word's (rowids, part
+    of the bm25 sum): scored only when a page of them is asked for (a query of words most
+    rows hold is listed without scores, app/backends/sqlite.py)."""
+
+    rowids: np.ndarray
+    parts: list[tuple[np.ndarray, np.ndarray]]
+
+    def page(self, limit: int, offset: int) -> list[tuple[int, float]]:
+        """(rowid, score: lower is better) of the page, as ORDER BY score, rowid LIMIT OFFSET
+        gives it: only the rows that can be on it are sorted (every row tied with the last
+        of them included)."""
+        rowids = self.rowids
+        score = np.zeros(len(rowids))
+        for held, part in self.parts:  # in the query's order, as bm25() adds them
+            score = score + (part if held is rowids else part[held.searchsorted(rowids)])
+        scores = -1.0 * score
+        end = offset + limit
+        if end < len(scores):
+            last = np.partition(scores, end - 1)[end - 1]
+            near = np.flatnonzero(scores <= last)
+            rowids, scores = rowids[near], scores[near]
+        order = np.lexsort((rowids, scores))[offset:end]
+        return list(zip(rowids[order].tolist(), scores[order].tolist(), strict=True))
 
 
 class WordMatches:
@@ -179,6 +249,7 @@ class WordMatches:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._words: _Words | None = None
+        self._admission = _Admission()  # across changes of the index
 
     def at(self, conn: Connection, weights: tuple[float, ...]) -> "_Words":
         """The words read against the index as `conn` sees it: read again after any change."""
@@ -187,7 +258,7 @@ class WordMatches:
         kept = self._words
         if kept is None or kept.structure != structure or kept.weights != weights:
             # Read outside the lock: the searches that find the index as it was go on meanwhile.
-            kept = _Words(driver, structure, weights)
+            kept = _Words(driver, structure, weights, self._admission)
             with self._lock:
                 self._words = kept
         return kept

@@ -74,6 +74,10 @@ def next_value(session: Session, column) -> int:
     return (session.execute(select(func.max(column))).scalar_one() or 0) + 1
 
 
+# Reads wait on the server's socket: never on the event loop.
+READS_IN_PROCESS = False
+
+
 def is_busy(exc: OperationalError) -> bool:
     return getattr(exc.orig, "sqlstate", None) in _RETRYABLE
 

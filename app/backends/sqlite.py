@@ -57,6 +57,8 @@ def configure_engine(engine: Engine, *, busy_timeout_ms: int) -> None:
 
 
 WRITE_OPTIONS = {"sqlite_begin": "IMMEDIATE"}
+# Reads run in this process, on pages the OS keeps cached: a short one may run on the event loop.
+READS_IN_PROCESS = True
 
 
 def begin_write(session: Session) -> None:
@@ -265,23 +267,23 @@ def _run(
     """How many match, one page of (rowid, score), then the snippets of that page only:
     snippet() in the ranking query would be computed for every match before the sort keeps
     twenty, and it tokenises each whole text again, which costs more than the ranking."""
-    ranked = words = None
+    matched = words = None
     plain = query.table == fts5_terms.TABLE and query.every_word and not query.more and whole_words
     plain = plain and conn.get_execution_options().get("sqlite_begin") != WRITE_OPTIONS["sqlite_begin"]
     if plain and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms):
         words = fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS)
-        ranked = words.ranked(conn.connection.driver_connection, terms)
-    total = len(ranked[0]) if ranked is not None else _count(conn, query, query.match)
+        matched = words.matched(conn.connection.driver_connection, terms)
+    total = len(matched.rowids) if matched is not None else _count(conn, query, query.match)
     if not total:
         return [], 0
     common = query.every_word and total > LISTED_FROM
     if common:  # rowids are entry seqs, so the last is the size at most
         last = _rows(conn, f"SELECT rowid FROM {query.table} ORDER BY rowid DESC LIMIT 1")
         common = total > (last[0][0] if last else 0) / 2
-    if common or ranked is None:
+    if common or matched is None:
         rows = (_listed if common else _ranked)(conn, query, limit, offset)
     else:
-        rows = fts5_terms.page(*ranked, limit, offset)
+        rows = matched.page(limit, offset)
     if not rows:
         return [], total
     rowids = [int(r[0]) for r in rows]

@@ -10,7 +10,7 @@ from sqlalchemy import Connection
 from app.db import SessionDep
 from app.render.formats import json_response, respond_entry
 from app.schemas.common import MAX_DOMAIN
-from app.schemas.views import EntryPage, EntrySummary, EntryView
+from app.schemas.views import EntryPage, EntryView
 from app.services.entries.catalog import Filters, list_entries, searched_entries
 from app.services.entries.read import Stamp, current_stamp, load_entry, locate
 from app.services.search.query import ranked_snippets
@@ -27,16 +27,14 @@ MAX_LIMIT = 200
 DEFAULT_LIMIT = 50
 
 
-def entry_page(
-    request: Request, data: list[EntrySummary], count: int, *, limit: int, offset: int
-) -> Response:
-    """A page of a list as JSON, with the URL of the next page (the query as asked, the offset
-    moved on)."""
+def entry_page(request: Request, items: list[dict], count: int, *, limit: int, offset: int) -> Response:
+    """A page of a list as JSON (an EntryPage, of EntrySummary items as JSON), with the URL of
+    the next page (the query as asked, the offset moved on)."""
     next_url = None
     if offset + limit < count:
         params = {k: v for k, v in request.query_params.items() if k != "offset"}
         next_url = f"{request.url.path}?{urlencode({**params, 'offset': offset + limit})}"
-    return json_response(EntryPage(data=data, count=count, next=next_url).model_dump(mode="json"))
+    return json_response({"data": items, "count": count, "next": next_url})
 
 
 def search_page(
@@ -72,7 +70,8 @@ def list_errors(
     else:
         ranked = ranked_snippets(session, q) if searching else None
         data, count = list_entries(session, filters, limit=limit, offset=offset, ranked=ranked)
-        page = entry_page(request, data, count, limit=limit, offset=offset)
+        items = [e.model_dump(mode="json") for e in data]
+        page = entry_page(request, items, count, limit=limit, offset=offset)
     return serve_form(request, page, (), stamp, request.app.state.list_forms)
 
 

@@ -21,6 +21,7 @@ from app.services.lookup import pastes
 from app.services.lookup.rank import Match, lookup, remembered
 from app.web.deps import LangDep
 from app.web.entry_cache import FormKey, FormResponse, reply_key, serve_form
+from app.web.on_loop import PASTE_BYTES
 from app.web.templating import render_page
 
 api_router = APIRouter(prefix="/api/v1", tags=["lookup"])
@@ -38,11 +39,15 @@ def _matches(request: Request, session, text: str, limit: int, versions) -> list
     return lookup(session, request.app.state.lookup_index, text, limit=limit, versions=versions)
 
 
-def _ranked(state: State, text: str, limit: int, versions: dict[str, str] | None, latest: int) -> list[Match]:
+def _ranked(
+    state: State, text: str, limit: int, versions: dict[str, str] | None, latest: int, *, wait: bool = True
+) -> list[Match] | None:
     """Rank a paste whose size was checked already, on a connection of its own (no ORM
-    session: ranking needs none, and making one costs a tenth of a ranking)."""
+    session: ranking needs none, and making one costs a tenth of a ranking). Without `wait`,
+    None rather than waiting for a refresh of the index in flight."""
     with state.engine.connect() as conn:
-        return lookup(conn, state.lookup_index, text, limit=limit, versions=versions, latest=latest)
+        index = state.lookup_index
+        return lookup(conn, index, text, limit=limit, versions=versions, latest=latest, wait=wait)
 
 
 async def answer_paste(
@@ -52,8 +57,9 @@ async def answer_paste(
     app.web.fastpath, which takes a plain paste without the route's validation.
 
     A paste ranked before, against an index nothing has changed since, is answered on the
-    event loop after one stamp query (a worker thread costs more than the answer); anything
-    else is ranked in a worker thread. The answer is kept, as a list is, against the stamp
+    event loop after one stamp query (a worker thread costs more than the answer); so is a
+    short one against such an index (app.web.on_loop); anything else is ranked in a worker
+    thread. The answer is kept, as a list is, against the stamp
     read before ranking, under `key` (the request's reply_key): the same body again is
     answered by the fast path until any entry changes."""
     state = request.app.state
@@ -61,6 +67,8 @@ async def answer_paste(
     matches = None
     if stamp[1] <= state.lookup_index.watermark:
         matches = remembered(state.lookup_index, text, limit=limit, versions=versions)
+        if matches is None and state.reads_on_loop and len(text.encode("utf-8")) <= PASTE_BYTES:
+            matches = _ranked(state, text, limit, versions, stamp[1], wait=False)
     if matches is None:
         matches = await run_in_threadpool(_ranked, state, text, limit, versions, stamp[1])
     found = [{"id": m.id, "title": m.title.model_dump(), "score": m.score, "url": m.url} for m in matches]

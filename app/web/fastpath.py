@@ -15,14 +15,16 @@ size) is answered by the route's own answer_paste, without FastAPI's routing, pa
 model validation; any other body goes to the route, which validates it.
 
 A search not answered before (GET /api/v1/errors with `q` and no filter) takes a lean path:
-in a worker thread, on a bare pooled connection, the route's own page function, and the
-form kept as the route keeps it. FastAPI's parameter solving, its dependency exits and an
-ORM session cost more than such a search; a query the route would refuse or treat
-otherwise (a filter, a repeated or out-of-bounds parameter) is left to the route.
+on a bare pooled connection, the route's own page function, and the form kept as the route
+keeps it; on the event loop when the same search was quick since the base last changed
+(app.web.on_loop), else in a worker thread. FastAPI's parameter solving, its dependency
+exits and an ORM session cost more than such a search; a query the route would refuse or
+treat otherwise (a filter, a repeated or out-of-bounds parameter) is left to the route.
 """
 
 import logging
 import re
+import time
 
 import anyio.to_thread
 import orjson
@@ -33,7 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.routers.api import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY, search_page
 from app.routers.lookup import answer_paste
 from app.schemas.api import DEFAULT_MATCHES, MAX_MATCHES, MAX_PASTE_BYTES, LookupIn
-from app.services.entries.read import current_stamp
+from app.services.entries.read import Stamp
 from app.web.entry_cache import FormKey, FormResponse, form_key, reply_key, serve_form
 from app.web.params import MAX_OFFSET
 
@@ -99,12 +101,15 @@ def plain_paste(body: bytes) -> tuple[str, int] | None:
     return (text, limit) if 1 <= limit <= MAX_MATCHES else None
 
 
-def _search_answer(scope: Scope, q: str, limit: int, offset: int) -> FormResponse:
+def _search_answer(scope: Scope, stamp: Stamp, q: str, limit: int, offset: int) -> FormResponse:
+    """The search's answer; `stamp`: the base's, read before any of its data. How much CPU it
+    took is noted, for whether it may run on the loop next time."""
     state = scope["app"].state
     request = Request(scope)
+    started = time.thread_time()
     with state.engine.connect() as conn:
-        stamp = current_stamp(conn, ())  # before the data it vouches for
         page = search_page(request, conn, q, limit=limit, offset=offset, stamp=stamp)
+    state.quick_searches.measured((q, limit, offset), stamp, time.thread_time() - started)
     return serve_form(request, page, (), stamp, state.list_forms)
 
 
@@ -150,9 +155,16 @@ class EntryFastPath:
             return
         await answer(scope, receive, send)
 
-    async def _search(self, scope: Scope, receive: Receive, send: Send, *search) -> None:
+    async def _search(
+        self, scope: Scope, receive: Receive, send: Send, q: str, limit: int, offset: int
+    ) -> None:
+        state = scope["app"].state
         try:
-            answer = await anyio.to_thread.run_sync(_search_answer, scope, *search)
+            stamp = state.read_stamp(())
+            if state.reads_on_loop and state.quick_searches.expected((q, limit, offset), stamp):
+                answer = _search_answer(scope, stamp, q, limit, offset)
+            else:
+                answer = await anyio.to_thread.run_sync(_search_answer, scope, stamp, q, limit, offset)
         except Exception:
             # Nothing is sent yet: the route answers, with its handling of the failure.
             log.exception("lean search failed; the route answers")

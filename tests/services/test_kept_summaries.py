@@ -70,7 +70,8 @@ def test_a_write_to_any_entry_drops_what_was_kept(engine):
     asked = _summaries_read(engine)
     after = _read(engine, kept, list(seqs))
     assert asked == [3]  # the stamp moved: nothing kept is used
-    assert after[written].evidence_count == before[written].evidence_count + 1
+    assert after[written].summary.evidence_count == before[written].summary.evidence_count + 1
+    assert after[written].json["evidence_count"] == after[written].summary.evidence_count
 
 
 def test_what_is_read_at_one_stamp_is_not_kept_once_another_is(engine, monkeypatch):
@@ -149,14 +150,16 @@ def test_each_search_gets_its_own_snippets_and_the_kept_summaries_none(engine):
             pages[query], _ = searched_entries(
                 conn, query, limit=10, offset=0, summaries=summaries_at(kept, stamp)
             )
-    both = {e.id for e in pages["memory"]} & {e.id for e in pages["CUDA out of memory"]}
+    both = {e["id"] for e in pages["memory"]} & {e["id"] for e in pages["CUDA out of memory"]}
     assert both
     with engine.connect() as conn:
         seqs = list(conn.execute(select(Entry.seq).where(Entry.id.in_(both))).scalars())
         asked = _summaries_read(engine)
         again = summaries_at(kept, stamp)(conn, seqs)
-    assert asked == [] and all(e.snippet is None for e in again.values())
-    snippets = {q: {e.id: e.snippet for e in page} for q, page in pages.items()}
+    assert asked == [] and all(
+        e.summary.snippet is None and e.json["snippet"] is None for e in again.values()
+    )
+    snippets = {q: {e["id"]: e["snippet"] for e in page} for q, page in pages.items()}
     assert any(snippets["memory"][i] != snippets["CUDA out of memory"][i] for i in both)
 
 

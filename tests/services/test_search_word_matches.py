@@ -1,7 +1,7 @@
 """Ranking a search of plain words in numpy, from each word's matches read out of FTS5's own
 index (app/backends/fts5_terms.py): the same rows, counts and bm25 scores, to the last bit, as
-FTS5's bm25() in SQL; read again after any write to the index; within its byte budget.
-Through the backend, on a real migrated SQLite file."""
+FTS5's bm25() in SQL; read on a word's second ask, and again after any write to the index;
+within its byte budget. Through the backend, on a real migrated SQLite file."""
 
 import random
 import threading
@@ -59,6 +59,12 @@ def _search(conn, terms: list[str], limit: int = 20, offset: int = 0):
     return backends.search_words(conn, terms, any_term=False, limit=limit, offset=offset)
 
 
+def _asked(conn, terms: list[str]) -> None:
+    """Each word asked for once: from the next search on, read and ranked in numpy."""
+    for term in terms:
+        _search(conn, [term])
+
+
 def _by_fts5(conn, terms: list[str], monkeypatch, **page):
     """The same search with every term left to FTS5 (its bm25() in SQL)."""
     with monkeypatch.context() as patch:
@@ -69,6 +75,7 @@ def _by_fts5(conn, terms: list[str], monkeypatch, **page):
 @pytest.mark.parametrize("terms", QUERIES)
 def test_words_ranked_in_numpy_rank_as_bm25_in_sql_does(engine, terms, monkeypatch):
     with engine.connect() as conn:
+        _asked(conn, terms)
         for offset in (0, 20, 300):
             rows, total = _search(conn, terms, offset=offset)
             expected, expected_total = _by_fts5(conn, terms, monkeypatch, limit=20, offset=offset)
@@ -80,6 +87,7 @@ def test_words_ranked_in_numpy_rank_as_bm25_in_sql_does(engine, terms, monkeypat
 
 def test_a_write_to_the_index_is_seen_by_the_next_search(engine, monkeypatch):
     with engine.connect() as conn:
+        _asked(conn, ["w1", "w0", "zebrafrob"])
         before, total = _search(conn, ["w1", "w0"])
         assert _search(conn, ["zebrafrob"]) == ([], 0)
     with write_session(engine) as session:
@@ -97,9 +105,10 @@ def test_a_write_to_the_index_is_seen_by_the_next_search(engine, monkeypatch):
 
 def test_the_texts_of_listed_rows_are_kept_and_read_again_after_a_write(engine, monkeypatch):
     with engine.connect() as conn:
+        _asked(conn, ["w1", "w0"])
         first, _ = _search(conn, ["w1", "w0"])
         kept = fts5_terms.word_matches(conn)._words
-        assert len(kept.texts) == len(first) and all(rowid in kept.texts for rowid, _, _ in first)
+        assert all(rowid in kept.texts for rowid, _, _ in first)
         reads = []
         monkeypatch.setattr(fts5_terms, "read_texts", lambda c, rowids: reads.append(rowids) or {})
         assert _search(conn, ["w1", "w0"]) == (first, _)  # snippets from the kept texts alone
@@ -125,6 +134,7 @@ def test_kept_texts_stay_within_their_budget(engine, monkeypatch):
     with engine.connect() as conn:
         for n in range(30):
             terms = [f"w{n}"]
+            _asked(conn, terms)
             assert _search(conn, terms) == _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
             kept = fts5_terms.word_matches(conn)._words
             assert kept.texts.used == sum(cost for _, cost in kept.texts._kept.values())
@@ -136,6 +146,7 @@ def test_words_are_kept_within_the_budget_and_still_rank_alike(engine, monkeypat
     with engine.connect() as conn:
         for n in range(40):
             terms = [f"w{n}", "w0"]
+            _asked(conn, terms)
             assert _search(conn, terms) == _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
             kept = fts5_terms.word_matches(conn)._words
             held = sum(rowids.nbytes + part.nbytes for rowids, part in kept.matches.values())
@@ -188,13 +199,66 @@ def test_varints_are_read_as_sqlite_writes_them():
 
 def test_a_word_too_common_to_keep_is_left_to_fts5(engine, monkeypatch):
     with engine.connect() as conn:
-        assert _search(conn, ["w5"])  # the words read, against the index as it is
+        _asked(conn, ["w5", "w0"])
+        assert _search(conn, ["w5"])  # the word read, against the index as it is
         kept = fts5_terms.word_matches(conn)._words
         common = kept.read(conn.connection.driver_connection, "w0")
-        monkeypatch.setattr(fts5_terms, "BUDGET", 2 * (common[0].nbytes + common[1].nbytes) - 1)
+        monkeypatch.setattr(fts5_terms, "WORD_BUDGET", common[0].nbytes + common[1].nbytes - 1)
         for terms in (["w0"], ["w5", "w0"], ["w5"]):
             assert _search(conn, terms) == _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
-        assert "w0" in kept.too_common and "w0" not in kept.matches and "w5" in kept.matches
+        assert "w0" not in kept.matches and "w5" in kept.matches
+        reads = []
+        monkeypatch.setattr(fts5_terms._Words, "read", lambda self, c, word: reads.append(word))
+        assert _search(conn, ["w0"]) == _by_fts5(conn, ["w0"], monkeypatch, limit=20, offset=0)
+    _write(engine, range(601, 603), seed=5)
+    with engine.connect() as conn:
+        assert _search(conn, ["w0"]) == _by_fts5(conn, ["w0"], monkeypatch, limit=20, offset=0)
+    assert reads == []  # known too common, after a write too: not read again
+
+
+def _reads(monkeypatch) -> list[str]:
+    """The words read out of the index from now on, in turn."""
+    reads: list[str] = []
+    real = fts5_terms._Words.read
+    monkeypatch.setattr(
+        fts5_terms._Words, "read", lambda self, c, word: reads.append(word) or real(self, c, word)
+    )
+    return reads
+
+
+def test_a_word_is_read_on_its_second_ask_and_still_after_a_write(engine, monkeypatch):
+    reads = _reads(monkeypatch)
+    with engine.connect() as conn:
+        first = _search(conn, ["w3", "w7"])
+        assert reads == []  # asked once: FTS5 ranked it
+        assert _search(conn, ["w3", "w7"]) == first and reads == ["w3", "w7"]
+        assert _search(conn, ["w7", "w9"]) == _by_fts5(conn, ["w7", "w9"], monkeypatch, limit=20, offset=0)
+        assert reads == ["w3", "w7"]  # w9 is new: FTS5 ranks the query
+    _write(engine, range(601, 603), seed=5)
+    with engine.connect() as conn:
+        _search(conn, ["w3"])
+    assert reads == ["w3", "w7", "w3"]  # asked before the write: read again at once
+
+
+def test_once_the_budget_is_nearly_full_a_word_is_read_only_if_asked_more_than_what_it_would_push_out(
+    engine, monkeypatch
+):
+    reads = _reads(monkeypatch)
+    with engine.connect() as conn:
+        held = {  # what each word's matches take: a rowid and a double a row
+            word: 12 * conn.exec_driver_sql(f"SELECT count(*) FROM entry_fts_words('{word}')").scalar()
+            for word in ("w10", "w11")
+        }
+        monkeypatch.setattr(fts5_terms, "BUDGET", int(sum(held.values()) * 1.2))
+        for word in ("w10", "w11"):
+            for _ in range(4):
+                _search(conn, [word])
+        kept = fts5_terms.word_matches(conn)._words
+        assert reads == ["w10", "w11"] and list(kept.matches) == ["w10", "w11"]  # over 3/4 full
+        for asked in range(1, 6):  # w10, the least recently used, was asked for 4 times
+            assert _search(conn, ["w12"]) == _by_fts5(conn, ["w12"], monkeypatch, limit=20, offset=0)
+            assert ("w12" in reads) == (asked >= 5), asked
+        assert "w12" in kept.matches and "w10" not in kept.matches
 
 
 def test_a_search_of_an_empty_index_finds_nothing(databases):

@@ -78,12 +78,12 @@ def list_entries(
 
 def searched_entries(
     conn: Connection, query: str, *, limit: int, offset: int, summaries: SummaryReader
-) -> tuple[list[EntrySummary], int]:
-    """A page of search results with no other filter: ranked and loaded a page at a time,
-    rather than ranking every match to intersect it with filters. `summaries` may give kept
-    summaries: each hit is a copy with its snippet, never the kept one changed."""
+) -> tuple[list[dict], int]:
+    """A page of search results with no other filter, as JSON list items: ranked and loaded a
+    page at a time, rather than ranking every match to intersect it with filters. `summaries`
+    may give kept ones: each item is a copy with its snippet, never the kept one changed."""
     found, total = matching_entries(conn, query, limit=limit, offset=offset, read=summaries)
-    return [e.model_copy(update={"snippet": str(highlight(snippet))}) for e, snippet in found], total
+    return [{**kept.json, "snippet": str(highlight(snippet))} for kept, snippet in found], total
 
 
 def domain_counts(session: Session) -> list[DomainCount]:

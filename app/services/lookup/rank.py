@@ -213,8 +213,11 @@ def lookup(
     limit: int = 10,
     versions: dict[str, str] | None = None,
     latest: int | None = None,
-) -> list[Match]:
-    """`latest`: the highest change counter of the base, when the caller has just read it."""
+    wait: bool = True,
+) -> list[Match] | None:
+    """`latest`: the highest change counter of the base, when the caller has just read it.
+    Without `wait` (a caller on the event loop, with the index current), None rather than
+    waiting for a refresh in flight."""
     conn = connection_of(db)
     seen = index.refresh(conn, latest)
     # The watermark is taken before ranking: results ranked while a refresh lands are kept
@@ -222,8 +225,13 @@ def lookup(
     key = _result_key(index, text, limit, versions)
     found = index.recall(key)
     if found is None:
-        with index.ranking():
+        ranking = index.ranking()
+        if not ranking.acquire(blocking=wait):
+            return None
+        try:
             ranked = _rank(index, text[:MAX_TEXT], limit, versions)
+        finally:
+            ranking.release()
         found = _titled(conn, index, ranked, seen)
         index.remember(key, found)
     return list(found)

@@ -9,6 +9,7 @@ keeping afresh (app.kept).
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from sqlalchemy import Connection, bindparam, select
 from sqlmodel import col
@@ -18,15 +19,26 @@ from app.models import Entry
 from app.schemas.views import EntrySummary
 from app.services.entries.read import SUMMARY_COLUMNS, Stamp, summary
 
-# How a search reads a page of summaries: entry numbers -> summaries, on a connection.
-SummaryReader = Callable[[Connection, list[int]], dict[int, EntrySummary]]
 
-# A summary of short strings takes about 2.5 KB; a budget in bytes, since a signature may be
-# thousands of characters long.
-MAX_BYTES = 6 * 1024 * 1024
-# What a summary holds besides its strings (the model, its dict, its title, its date and
-# numbers), measured with tracemalloc.
-_HELD = 1900
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """An entry as lists show it: its summary, and the summary's JSON, made once for every
+    page that lists it (dumping twenty summaries again for each page was a tenth of a new
+    search). Shared: a page copies `json`, never changes it."""
+
+    summary: EntrySummary
+    json: dict
+
+
+# How a search reads a page of summaries: entry numbers -> list items, on a connection.
+SummaryReader = Callable[[Connection, list[int]], dict[int, Listed]]
+
+# A summary of short strings takes about 3.2 KB with its JSON; a budget in bytes, since a
+# signature may be thousands of characters long.
+MAX_BYTES = 8 * 1024 * 1024
+# What a list item holds besides its strings (the model, its dict, its title, its date and
+# numbers, and the same as JSON), measured with tracemalloc.
+_HELD = 2700
 
 # Built once: composing the statement again for each search costs more than running it.
 _NUMBERED = col(Entry.seq).in_(bindparam("seqs", expanding=True))
@@ -34,9 +46,13 @@ _PAGE = select(Entry.seq, *SUMMARY_COLUMNS).where(_NUMBERED)
 _IDS = select(Entry.seq, Entry.id).where(_NUMBERED)
 
 
-def read_summaries(conn: Connection, seqs: list[int]) -> dict[int, EntrySummary]:
-    """Summaries (without a snippet) of the entries numbered `seqs` that exist."""
-    return {row.seq: summary(row) for row in conn.execute(_PAGE, {"seqs": seqs})}
+def listed(entry: EntrySummary) -> Listed:
+    return Listed(entry, entry.model_dump(mode="json"))
+
+
+def read_summaries(conn: Connection, seqs: list[int]) -> dict[int, Listed]:
+    """List items (without a snippet) of the entries numbered `seqs` that exist."""
+    return {row.seq: listed(summary(row)) for row in conn.execute(_PAGE, {"seqs": seqs})}
 
 
 def read_ids(conn: Connection, seqs: list[int]) -> dict[int, str]:
@@ -45,18 +61,19 @@ def read_ids(conn: Connection, seqs: list[int]) -> dict[int, str]:
     return dict(conn.execute(_IDS, {"seqs": seqs}).all())
 
 
-def footprint(kept: EntrySummary) -> int:
-    """The bytes `kept` holds, about."""
-    strings = (kept.id, kept.domain, kept.category, kept.title.en, kept.title.zh, kept.signature, kept.url)
+def footprint(kept: Listed) -> int:
+    """The bytes `kept` holds, about (the JSON shares the summary's strings)."""
+    e = kept.summary
+    strings = (e.id, e.domain, e.category, e.title.en, e.title.zh, e.signature, e.url)
     return _HELD + sum(sys.getsizeof(s) for s in strings if s is not None)
 
 
-def kept_summaries(max_bytes: int = MAX_BYTES) -> KeptReads[int, EntrySummary]:
-    """Summaries by entry number, for a process's searches."""
+def kept_summaries(max_bytes: int = MAX_BYTES) -> KeptReads[int, Listed]:
+    """List items by entry number, for a process's searches."""
     return KeptReads(max_bytes, footprint)
 
 
-def summaries_at(kept: KeptReads[int, EntrySummary], stamp: Stamp) -> SummaryReader:
+def summaries_at(kept: KeptReads[int, Listed], stamp: Stamp) -> SummaryReader:
     """How a search that read the base's `stamp` (on the connection it then searches) reads
     a page's summaries: those `kept` at that stamp, the others from the connection."""
     return lambda conn, seqs: kept.read(seqs, lambda missing: read_summaries(conn, missing), stamp)
