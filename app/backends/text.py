@@ -24,23 +24,26 @@ def split_scripts(terms: list[str]) -> tuple[list[str], list[str]]:
     return [t for t in terms if not CJK_RUN.search(t)], [t for t in terms if CJK_RUN.search(t)]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=256)  # a page's snippets are of one query
 def _term_patterns(terms: tuple[str, ...], whole_words: bool) -> tuple[tuple[str, re.Pattern, bool], ...]:
-    """(first word, pattern for lower-case text, whole word?) of each term. A Latin-script term in a word
-    search is matched as the index matched it: whole words, its parts joined by any
-    separator (gpu_memory_utilization is also gpu-memory-utilization); Chinese, or any term
-    in a substring search, anywhere. Each pattern starts with the term itself, never a
-    look-behind or an alternation, so the regex engine jumps to where it can begin."""
-    patterns = []
-    for term in terms:
-        if whole_words and not CJK_RUN.search(term):
-            parts = _WORD.findall(term.lower())
-            if parts:
-                joined = r"[\W_]+".join(map(re.escape, parts))
-                patterns.append((parts[0], re.compile(joined + r"(?![^\W_])"), True))
-        else:
-            patterns.append((term.lower(), re.compile(re.escape(term.lower())), False))
-    return tuple(patterns)
+    """(first word, pattern for lower-case text, whole word?) of each term that has one."""
+    return tuple(p for p in (_term_pattern(t, whole_words) for t in terms) if p is not None)
+
+
+@lru_cache(maxsize=4096)  # by term, not by query: new queries are mostly of words asked before
+def _term_pattern(term: str, whole_words: bool) -> tuple[str, re.Pattern, bool] | None:
+    """A Latin-script term in a word search is matched as the index matched it: whole words,
+    its parts joined by any separator (gpu_memory_utilization is also gpu-memory-utilization);
+    Chinese, or any term in a substring search, anywhere. The pattern starts with the term
+    itself, never a look-behind or an alternation, so the regex engine jumps to where it can
+    begin. None for a term with no letter or digit in a word search."""
+    if whole_words and not CJK_RUN.search(term):
+        parts = _WORD.findall(term.lower())
+        if not parts:
+            return None
+        joined = r"[\W_]+".join(map(re.escape, parts))
+        return parts[0], re.compile(joined + r"(?![^\W_])"), True
+    return term.lower(), re.compile(re.escape(term.lower())), False
 
 
 def lowered(text_: str) -> str:
