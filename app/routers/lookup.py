@@ -21,7 +21,7 @@ from app.services.lookup import pastes
 from app.services.lookup.rank import Match, lookup, remembered
 from app.web.deps import LangDep
 from app.web.entry_cache import FormKey, FormResponse, reply_key, serve_form
-from app.web.on_loop import PASTE_BYTES
+from app.web.on_loop import PASTE_BYTES, RANKING_WAIT_S
 from app.web.templating import render_page
 
 api_router = APIRouter(prefix="/api/v1", tags=["lookup"])
@@ -40,11 +40,17 @@ def _matches(request: Request, session, text: str, limit: int, versions) -> list
 
 
 def _ranked(
-    state: State, text: str, limit: int, versions: dict[str, str] | None, latest: int, *, wait: bool = True
+    state: State,
+    text: str,
+    limit: int,
+    versions: dict[str, str] | None,
+    latest: int,
+    *,
+    wait: float | None = None,
 ) -> list[Match] | None:
     """Rank a paste whose size was checked already, on a connection of its own (no ORM
-    session: ranking needs none, and making one costs a tenth of a ranking). Without `wait`,
-    None rather than waiting for a refresh of the index in flight."""
+    session: ranking needs none, and making one costs a tenth of a ranking); `wait` as
+    app.services.lookup.rank.lookup takes it."""
     with state.engine.connect() as conn:
         index = state.lookup_index
         return lookup(conn, index, text, limit=limit, versions=versions, latest=latest, wait=wait)
@@ -68,7 +74,7 @@ async def answer_paste(
     if stamp[1] <= state.lookup_index.watermark:
         matches = remembered(state.lookup_index, text, limit=limit, versions=versions)
         if matches is None and state.reads_on_loop and len(text.encode("utf-8")) <= PASTE_BYTES:
-            matches = _ranked(state, text, limit, versions, stamp[1], wait=False)
+            matches = _ranked(state, text, limit, versions, stamp[1], wait=RANKING_WAIT_S)
     if matches is None:
         matches = await run_in_threadpool(_ranked, state, text, limit, versions, stamp[1])
     found = [{"id": m.id, "title": m.title.model_dump(), "score": m.score, "url": m.url} for m in matches]

@@ -7,7 +7,9 @@ only that the loop goes on serving while the work waits on a disk, a lock or a d
 server. So work known to be short and held in this process runs on the loop; the rest, and
 everything on a database server (app.backends.reads_in_process), in threads:
 - a paste of at most PASTE_BYTES against a lookup index that is current: ranking is in
-  memory, about a millisecond a KiB of paste;
+  memory, about a millisecond a KiB of paste. A refresh of the index that lands meanwhile
+  has it alone (app.services.lookup.index.Turns): the loop waits RANKING_WAIT_S for it at
+  most, then hands the paste to a thread;
 - a search asked before, since the base last changed, that took at most QUICK_CPU_S of CPU
   then: what it read is kept (its words' matches, its rows' texts and summaries), and a
   search that turns out slower on the loop goes back to the threads.
@@ -20,6 +22,7 @@ from collections.abc import Hashable
 from app.services.entries.read import Stamp
 
 PASTE_BYTES = 2048
+RANKING_WAIT_S = 0.05
 QUICK_CPU_S = 0.002
 _SEARCHES = 4096  # searches remembered as quick: a few hundred KB of query strings
 

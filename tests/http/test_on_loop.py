@@ -88,15 +88,15 @@ def test_a_short_paste_is_ranked_on_the_loop_and_a_long_one_in_a_thread(shipped_
 
 
 def test_a_paste_does_not_wait_on_the_loop_for_a_refresh_in_flight(shipped_client, monkeypatch):
-    """While the index is being refreshed (its lock held), a short paste is handed to a
-    thread, which waits for the refresh, rather than the loop waiting and stalling every
-    other request."""
+    """While the index is being refreshed (it has the index alone), a short paste is handed
+    to a thread, which waits for the refresh, rather than the loop waiting and stalling
+    every other request."""
     if not shipped_client.app.state.reads_on_loop:
         pytest.skip("on a database server every paste is ranked in a thread")
     shipped_client.post("/api/v1/lookup", json={"text": "warm the index"})
     in_thread = _threads(monkeypatch, lookup_route, "_ranked")
-    ranking = shipped_client.app.state.lookup_index.ranking()
-    ranking.acquire()
+    refresh = shipped_client.app.state.lookup_index.turns.refreshing()
+    refresh.__enter__()
     served_meanwhile = []
 
     def meanwhile():  # another request, while the paste waits; then the refresh ends
@@ -104,13 +104,30 @@ def test_a_paste_does_not_wait_on_the_loop_for_a_refresh_in_flight(shipped_clien
         probe.start()
         probe.join(5)
         served_meanwhile.append(not probe.is_alive())
-        ranking.release()
+        refresh.__exit__(None, None, None)
 
     threading.Timer(0.3, meanwhile).start()
     found = shipped_client.post("/api/v1/lookup", json={"text": "FrobError: cannot frobnicate widget 7"})
     assert found.json()["matches"][0]["id"] == "demo/full-bilingual"
     assert served_meanwhile == [True]  # the loop answered while the paste waited
     assert in_thread == [False, True]  # tried on the loop, ranked in a thread
+
+
+def test_a_paste_on_the_loop_is_ranked_beside_a_ranking_in_flight(shipped_client, monkeypatch):
+    """Rankings share the index: one in flight in a thread (a long paste) holds up no paste
+    the loop ranks."""
+    if not shipped_client.app.state.reads_on_loop:
+        pytest.skip("on a database server every paste is ranked in a thread")
+    shipped_client.post("/api/v1/lookup", json={"text": "warm the index"})
+    in_thread = _threads(monkeypatch, lookup_route, "_ranked")
+    turns = shipped_client.app.state.lookup_index.turns
+    assert turns.rank()  # a ranking in flight, until the paste below is answered
+    try:
+        found = shipped_client.post("/api/v1/lookup", json={"text": "FrobError: cannot frobnicate widget 9"})
+    finally:
+        turns.ranked()
+    assert found.json()["matches"][0]["id"] == "demo/full-bilingual"
+    assert in_thread == [False]
 
 
 def test_quick_searches_are_kept_per_stamp_and_bounded():

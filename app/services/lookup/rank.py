@@ -213,11 +213,11 @@ def lookup(
     limit: int = 10,
     versions: dict[str, str] | None = None,
     latest: int | None = None,
-    wait: bool = True,
+    wait: float | None = None,
 ) -> list[Match] | None:
     """`latest`: the highest change counter of the base, when the caller has just read it.
-    Without `wait` (a caller on the event loop, with the index current), None rather than
-    waiting for a refresh in flight."""
+    `wait`: at most how many seconds to wait for a refresh of the index in flight, then None;
+    None waits as long as it takes."""
     conn = connection_of(db)
     seen = index.refresh(conn, latest)
     # The watermark is taken before ranking: results ranked while a refresh lands are kept
@@ -225,13 +225,12 @@ def lookup(
     key = _result_key(index, text, limit, versions)
     found = index.recall(key)
     if found is None:
-        ranking = index.ranking()
-        if not ranking.acquire(blocking=wait):
+        if not index.turns.rank(wait):
             return None
         try:
             ranked = _rank(index, text[:MAX_TEXT], limit, versions)
         finally:
-            ranking.release()
+            index.turns.ranked()
         found = _titled(conn, index, ranked, seen)
         index.remember(key, found)
     return list(found)
