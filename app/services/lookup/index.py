@@ -120,8 +120,10 @@ class Turns:
     double its memory at every change), has it alone: it waits for the rankings in flight,
     and rankings that come meanwhile wait for it. Rankings only read the index (its memos
     are filled one dict operation at a time, under the interpreter's lock), so they do not
-    wait for one another: when they did, a long paste ranked in a thread held up every paste
-    after it (a p99 of 870 ms for new pastes under 32 connections)."""
+    wait for one another. With one lock for all, a paste the event loop could not rank at
+    once (a long one being ranked in a thread) went to the threads, and the pastes after it
+    with it: a p99 of 866 ms for new pastes under 32 connections at 100,000 entries, 521 ms
+    with turns."""
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
