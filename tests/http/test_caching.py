@@ -322,6 +322,19 @@ def test_a_full_entry_cache_holds_no_more_memory_than_its_budget(shipped_client)
     assert 0.85 * budget < held <= budget
 
 
+@pytest.mark.parametrize("path", ["/", "/zh/"])
+def test_the_home_page_is_kept_until_any_entry_changes(shipped_client, path):
+    first = shipped_client.get(path)
+    assert first.status_code == 200 and "s-maxage" in first.headers["cache-control"]
+    with counting(shipped_client) as (orm, stamps):
+        again = shipped_client.get(path)
+    assert again.content == first.content and _rows(orm) == [] and len(stamps) == 1
+    for _ in range(3):  # now the most reported entry
+        shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json={"outcome": "worked"})
+    after = shipped_client.get(path, headers={"If-None-Match": first.headers["etag"]})
+    assert after.status_code == 200 and after.content != first.content
+
+
 def test_search_results_are_kept_until_any_entry_changes(shipped_client):
     url = "/api/v1/errors?q=memory&limit=5"
     first = shipped_client.get(url).json()
