@@ -1,11 +1,25 @@
 """Reading pastes: error lines, normalisation, regex phrasings, localised messages."""
 
+import re
+import sys
 import time
+import unicodedata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.services.lookup.locale_messages import english_equivalents
-from app.services.lookup.text import alternatives, error_lines, normalize, regex_words, tokens
+from app.services.lookup.text import (
+    _ERROR_WORDS,
+    _REPLACEMENTS,
+    _TIMESTAMP,
+    alternatives,
+    error_lines,
+    normalize,
+    regex_words,
+    tokens,
+)
 
 
 def test_exception_lines_weigh_most_and_the_last_frame_is_kept():
@@ -115,3 +129,74 @@ def test_quoted_phrases_stay_words_and_short_pastes_count_whole():
     words = tokens('level=error err="exec: \\"pg_dump\\": executable file not found in $PATH"')
     assert {"executable", "file", "not", "found"} <= set(words)
     assert {line.weight for line in error_lines("Mixed Content: the page was loaded over HTTPS")} == {0.6}
+
+
+# What error_lines looked for before it used RE2, with Python's own word edges: the reference.
+_PYTHON_EDGES = re.compile(r"\bnot\b|\bno\b|n't\b", re.I)
+
+
+def test_the_words_of_failure_end_where_pythons_words_end():
+    """The edges of "no", "not" and "n't" are spelled out for RE2 as the letters, digits and
+    underscore Python's \\w holds, for every character Python's Unicode data knows."""
+    mismatches = []
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if unicodedata.category(char) in ("Cn", "Cs"):  # unassigned (in Python's data), surrogates
+            continue
+        for line in (f"{char}no", f"no{char}", f"x{char}not{char}", f"don't{char}", f"can{char}t"):
+            if bool(_ERROR_WORDS.search(line)) != bool(_PYTHON_EDGES.search(line)):
+                mismatches.append(line)
+    assert mismatches == []
+    assert [bool(_ERROR_WORDS.search(s)) for s in ("NO module", "nothing", "Ünot", "don't", "CUDA OOM")] == [
+        True,
+        False,
+        False,
+        True,
+        True,
+    ]
+
+
+def _every_replacement(text: str) -> str:
+    """normalize as it was, every pattern run on every paste."""
+    text = _TIMESTAMP.sub(" ", text)
+    for pattern, _ in _REPLACEMENTS:
+        text = pattern.sub(" ", text)
+    return text
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                " ",
+                "\n",
+                "/",
+                "\\",
+                ":",
+                "://",
+                "@",
+                "-",
+                ".",
+                "0x",
+                "0X",
+                "deadbeef",
+                "12",
+                "7",
+                "a",
+                "é",
+                "C:",
+                "http",
+                "git",
+                "_",
+                "2024-05-01",
+                "10:11:12",
+                "Mon",
+                "Tue, Jun 4",
+                "中",
+            ]
+        )
+    ).map("".join)
+)
+def test_normalize_skips_only_the_patterns_a_paste_cannot_match(text):
+    assert normalize(text) == _every_replacement(text)
