@@ -5,7 +5,8 @@ and an FTS5 table, immutable mode: its fastest) and nginx (errata's own JSON and
 the same entries, pre-rendered to files; and errata behind deploy/nginx/errata.conf).
 Each server is pinned to CPU 0 and wrk to CPU 1. Paths rotate through 1,000 entries (and
 the 20 searches of lookup_speed.py, 149 pastes); searches whose words are new as well are
-50,000 of one or two words of an entry's title and signature. Pairs are measured A B A B and the ratio
+50,000 of one or two words of an entry's title and signature, and pastes whose words are
+new as well get two such words each. Pairs are measured A B A B and the ratio
 is taken over the sums, so drift of the shared machine cancels out. CPU per request is the
 server's user+system time over the requests it answered.
 """
@@ -164,12 +165,15 @@ def drive(
     connections: int = 32,
     bodies: Path | None = None,
     unique: bool = False,
+    words: Path | None = None,
 ) -> Run:
     env = {**os.environ, "PATHS": str(paths)}
     if unique:
         env["UNIQUE"] = "1"
     if bodies:
         env["BODIES"] = str(bodies)
+    if words:
+        env["WORDS"] = str(words)
     before = server.settle()
     wrk_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(
@@ -260,6 +264,16 @@ def novel_searches(db: Path, rng: random.Random) -> list[str]:
     queries = list(found)
     rng.shuffle(queries)
     return queries
+
+
+def paste_words(db: Path) -> list[str]:
+    """The words of the entries' titles and signatures, in a fixed order: two are added to
+    each paste of "lookup, words new too" (bench/wrk/rotate.lua)."""
+    conn = sqlite3.connect(db)
+    sql = "SELECT title_en || ' ' || signature FROM entry WHERE canonical_id IS NULL"
+    found = {word.lower() for (text,) in conn.execute(sql) for word in re.findall(r"[A-Za-z]{3,}", text)}
+    conn.close()
+    return sorted(found)
 
 
 def _row(name: str, runs: list[Run]) -> str:
@@ -364,13 +378,14 @@ def compare_sizes(small: Path, large: Path, seconds: int) -> None:
         start_errata(f"errata {work.name}", errata_env(work / "errata.db"), work / "sizes.log")
         for work in (small, large)
     ]
-    loads = [  # (what, paths, every request new, bodies)
-        ("entry JSON", "json.txt", False, None),
-        ("entry HTML en", "html_en.txt", False, None),
-        ("entry HTML zh", "html_zh.txt", False, None),
-        ("search, every URL new", "search.txt", True, None),
-        ("search, words new too", "novel.txt", True, None),
-        ("lookup, every paste new", "lookup.txt", True, "pastes.txt"),
+    loads = [  # (what, paths, every request new, bodies, words added to each body)
+        ("entry JSON", "json.txt", False, None, None),
+        ("entry HTML en", "html_en.txt", False, None, None),
+        ("entry HTML zh", "html_zh.txt", False, None, None),
+        ("search, every URL new", "search.txt", True, None, None),
+        ("search, words new too", "novel.txt", True, None, None),
+        ("lookup, every paste new", "lookup.txt", True, "pastes.txt", None),
+        ("lookup, words new too", "lookup.txt", False, "pastes.txt", "words.txt"),
     ]
     try:
         for server in servers:
@@ -378,16 +393,19 @@ def compare_sizes(small: Path, large: Path, seconds: int) -> None:
             httpx.post(server.url + "/api/v1/lookup", json={"text": "warm up"}, timeout=300)
         for server, work in zip(servers, (small, large), strict=True):  # every entry form once
             with httpx.Client(base_url=server.url, timeout=60) as client:
-                for _, paths, _, _ in loads[:3]:
+                for _, paths, _, _, _ in loads[:3]:
                     for path in (work / paths).read_text().split():
                         client.get(path).raise_for_status()
         print(f"\n== CPU per request, {large.name} entries / {small.name}, both served at once, A B A B")
-        for name, paths, unique, bodies in loads:
+        for name, paths, unique, bodies, words in loads:
             runs: dict[int, list[Run]] = {0: [], 1: []}
             for _ in range(2):
                 for n, work in enumerate((small, large)):
                     sent = work / bodies if bodies else None
-                    runs[n].append(drive(servers[n], work / paths, seconds, bodies=sent, unique=unique))
+                    added = work / words if words else None
+                    runs[n].append(
+                        drive(servers[n], work / paths, seconds, bodies=sent, unique=unique, words=added)
+                    )
             cpu = [sum(r.cpu_ms for r in runs[n]) / 2 for n in (0, 1)]
             print(f"  {name:<26} {cpu[0]:6.2f} -> {cpu[1]:6.2f} ms/req  {cpu[1] / cpu[0]:.2f}x", flush=True)
     finally:
@@ -445,6 +463,7 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
         ),
         "lookup": write_lines(work / "lookup.txt", ["/api/v1/lookup"]),
         "pastes": write_lines(work / "pastes.txt", pastes),
+        "words": write_lines(work / "words.txt", paste_words(serving)),
     }
     env = errata_env(serving)
     errata = start_errata("errata", env, work / "errata.log")
@@ -521,6 +540,11 @@ def measure_size(args, size: int, db: Path, folder: Path) -> dict:
         print(_row("errata lookup, every paste new", novel), flush=True)
         alone = [drive(errata, files["lookup"], sec, connections=1, bodies=files["pastes"], unique=True)]
         print(_row("errata new paste, 1 connection", alone), flush=True)
+        fresh = [
+            drive(errata, files["lookup"], sec, bodies=files["pastes"], words=files["words"])
+            for _ in range(2)
+        ]
+        print(_row("errata lookup, words new too", fresh), flush=True)
         with httpx.Client(base_url=proxy.url, timeout=60) as client:  # fill nginx's cache
             for path in files["json"].read_text().split():
                 client.get(path).raise_for_status()

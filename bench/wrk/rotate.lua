@@ -7,6 +7,13 @@ for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
 if os.getenv("BODIES") then
   for line in io.lines(os.getenv("BODIES")) do bodies[#bodies + 1] = line end
 end
+-- With WORDS (a file of words, one a line), each body gets two of them at its end instead:
+-- a paste whose words are new as well, which no memory of earlier words can answer (taken
+-- by strides prime to the lists' lengths, no two runs send the same paste).
+local words = {}
+if os.getenv("WORDS") then
+  for line in io.lines(os.getenv("WORDS")) do words[#words + 1] = line end
+end
 -- Counting from a random start, so that no run repeats an earlier run's URLs or bodies.
 math.randomseed(os.time() + math.floor(os.clock() * 1e6))
 local i = math.random(1, 2 ^ 30) * 1000
@@ -16,7 +23,12 @@ request = function()
     local body = bodies[(i % #bodies) + 1]
     -- A JSON body {"text": "..."}: a number at the end of the text makes it new, and changes
     -- nothing else (lookups blank out numbers).
-    if os.getenv("UNIQUE") then body = body:sub(1, -3) .. " " .. i .. '"}' end
+    if #words > 0 then
+      local n = i % #words  -- first: i times a stride would be past what a double holds exactly
+      body = body:sub(1, -3) .. " " .. words[(n * 7919) % #words + 1] .. " " .. words[(n * 104729) % #words + 1] .. '"}'
+    elseif os.getenv("UNIQUE") then
+      body = body:sub(1, -3) .. " " .. i .. '"}'
+    end
     return wrk.format("POST", paths[1], {["Content-Type"] = "application/json"}, body)
   end
   local path = paths[(i % #paths) + 1]

@@ -21,6 +21,7 @@ def route_only(client, monkeypatch, taker: str) -> None:
     monkeypatch.setattr(state, "list_forms", FormCache(state.list_forms.max_bytes))
     monkeypatch.setattr(state, "kept_summaries", kept_summaries())
     state.lookup_index._results.clear()
+    state.lookup_index._evidence.clear()
     monkeypatch.setattr(fastpath, taker, lambda _: None)
 
 

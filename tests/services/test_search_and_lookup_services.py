@@ -407,7 +407,8 @@ def test_a_refresh_waits_for_a_ranking_that_is_reading_the_index(demo):
     with read_session(demo) as session:
         expected = lookup(session, kept, paste)
     assert expected
-    kept._results.clear()  # rank again, not answer from memory
+    kept._results.clear()  # rank and weigh again, not answer from memory
+    kept._evidence.clear()
     held, go_on = threading.Event(), threading.Event()
     failures: list[BaseException] = []
 
@@ -509,3 +510,39 @@ def test_words_most_entries_hold_gather_candidates_only_when_the_rarer_words_fin
     found = rank._gather(index, {"connection": 1.0, "refused": 1.0, "zebra": 1.0})
     assert len(found) == rank.CANDIDATES and found[:10] == [f"net/z{n}" for n in range(10)]
     assert rank._gather(index, {"zebra": 1.0}) == [f"net/z{n}" for n in range(10)]
+
+
+def test_the_same_error_pasted_again_is_weighed_once_and_its_patterns_run_on_each_paste(
+    demo, settings, tmp_path, monkeypatch
+):
+    """Two pastes of one error differ in numbers, paths, times and words no entry holds: what
+    their words say is weighed once (app.services.lookup.index, LookupIndex.evidence), and
+    each answers what a new index answers; the entry's pattern, which needs exit code 137,
+    matches the first paste only."""
+    exited = tmp_path / "exited.yaml"
+    exited.write_text(
+        "id: demo/worker-exit-137\ndomain: demo\ncategory: runtime_error\n"
+        "title: {en: The worker is killed for memory}\n"
+        "signature: 'worker exited: exit code 137 (out of memory)'\n"
+        "patterns: ['exit code 137']\n"
+        "prior: {fix_rate: 0.5, confidence: 0.5}\n"
+    )
+    assert load(settings, exited).created == 1
+    pastes = [
+        "2026-01-02 10:00:00 worker exited: exit code 137 (out of memory) in /srv/a/run.py",
+        "2026-03-04 11:22:33 worker exited: exit code 139 (out of memory) in /home/b/job.py qzxwv",
+    ]
+    with read_session(demo) as session:
+        fresh = [lookup(session, LookupIndex(), paste) for paste in pastes]
+        weighed = []
+        weigh = rank._weighed
+        monkeypatch.setattr(
+            rank, "_weighed", lambda index, query: weighed.append(query) or weigh(index, query)
+        )
+        kept = LookupIndex()
+        answers = [lookup(session, kept, paste) for paste in pastes]
+    assert answers == fresh
+    assert len(weighed) == 1
+    first, second = (found[0] for found in answers)
+    assert first.id == second.id == "demo/worker-exit-137"
+    assert first.score > second.score  # the pattern's part

@@ -279,6 +279,15 @@ def _titled(
     )
 
 
+def _weighed(index: LookupIndex, query: dict[str, float]) -> tuple[float, tuple[_Evidence, ...]]:
+    """What the paste's words say, whatever its patterns match: the most of the paste any
+    candidate explains, and the candidates whose coverage could fit (FITS_WITH_PATTERN),
+    the only ones ever scored."""
+    measured = _measure(index, query, _gather(index, query))
+    most_explained = max((m.explained for m in measured), default=0.0)
+    return most_explained, tuple(m for m in measured if m.coverage >= FITS_WITH_PATTERN)
+
+
 def _rank(
     index: LookupIndex, text: str, limit: int, versions: dict[str, str] | None
 ) -> list[tuple[str, float]]:
@@ -286,8 +295,7 @@ def _rank(
     query, strong_text = _query_weights(text)
     if not query:
         return []
-    measured = _measure(index, query, _gather(index, query))
-    most_explained = max((m.explained for m in measured), default=0.0)
+    most_explained, fitting = index.evidence(query, lambda: _weighed(index, query))
     haystack = Haystack(strong_text)
     scored: list[tuple[float, IndexedEntry]] = []
     # A score is only bounded until the entry's patterns are run (a match fits an entry of
@@ -296,10 +304,9 @@ def _rank(
     # seldom compiled already), so they run best bound first, until no entry left could be
     # among the results: the same results as running them all.
     pending: list[tuple[float, _Evidence, float]] = []  # (bound, evidence, version factor)
-    for evidence in measured:
-        if evidence.coverage >= FITS_WITH_PATTERN:
-            factor = _version_factor(evidence.entry, versions) if versions else 1.0
-            pending.append((_score(evidence, most_explained, True) * factor, evidence, factor))
+    for evidence in fitting:
+        factor = _version_factor(evidence.entry, versions) if versions else 1.0
+        pending.append((_score(evidence, most_explained, True) * factor, evidence, factor))
     pending.sort(key=lambda item: -item[0])
     top: list[float] = []  # the best `limit` scores so far, negated, best first
     for bound, evidence, factor in pending:
