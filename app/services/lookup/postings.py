@@ -41,6 +41,10 @@ class Postings:
         """How many entries hold the word (as of the last `apply`)."""
         return len(self._words.get(word, _NONE)[0])
 
+    def held(self, words: Iterable[str]) -> set[str]:
+        """Those of `words` some entry holds (as of the last `apply`)."""
+        return self._words.keys() & words
+
     def number(self, word: str) -> int:
         """The word's number, given now if it has none."""
         found = self._numbers.get(word)

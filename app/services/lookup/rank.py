@@ -279,13 +279,16 @@ def _titled(
     )
 
 
-def _weighed(index: LookupIndex, query: dict[str, float]) -> tuple[float, tuple[_Evidence, ...]]:
+def _weighed(
+    index: LookupIndex, query: dict[str, float]
+) -> tuple[float, tuple[tuple[float, _Evidence], ...]]:
     """What the paste's words say, whatever its patterns match: the most of the paste any
-    candidate explains, and the candidates whose coverage could fit (FITS_WITH_PATTERN),
-    the only ones ever scored."""
+    candidate explains, and the candidates whose coverage could fit (FITS_WITH_PATTERN), the
+    only ones ever scored, each with the score a pattern match would give it, highest first."""
     measured = _measure(index, query, _gather(index, query))
     most_explained = max((m.explained for m in measured), default=0.0)
-    return most_explained, tuple(m for m in measured if m.coverage >= FITS_WITH_PATTERN)
+    fitting = [(_score(m, most_explained, True), m) for m in measured if m.coverage >= FITS_WITH_PATTERN]
+    return most_explained, tuple(sorted(fitting, key=lambda item: -item[0]))
 
 
 def _rank(
@@ -295,7 +298,7 @@ def _rank(
     query, strong_text = _query_weights(text)
     if not query:
         return []
-    most_explained, fitting = index.evidence(query, lambda: _weighed(index, query))
+    most_explained, bounded = index.evidence(query, lambda: _weighed(index, query))
     haystack = Haystack(strong_text)
     scored: list[tuple[float, IndexedEntry]] = []
     # A score is only bounded until the entry's patterns are run (a match fits an entry of
@@ -303,11 +306,11 @@ def _rank(
     # way. Running a pattern costs more than all the word arithmetic (at 100k entries one is
     # seldom compiled already), so they run best bound first, until no entry left could be
     # among the results: the same results as running them all.
-    pending: list[tuple[float, _Evidence, float]] = []  # (bound, evidence, version factor)
-    for evidence in fitting:
-        factor = _version_factor(evidence.entry, versions) if versions else 1.0
-        pending.append((_score(evidence, most_explained, True) * factor, evidence, factor))
-    pending.sort(key=lambda item: -item[0])
+    pending = [(bound, evidence, 1.0) for bound, evidence in bounded]  # (bound, evidence, version factor)
+    if versions:
+        factors = [_version_factor(evidence.entry, versions) for _, evidence in bounded]
+        pending = [(bound * f, evidence, f) for (bound, evidence), f in zip(bounded, factors, strict=True)]
+        pending.sort(key=lambda item: -item[0])
     top: list[float] = []  # the best `limit` scores so far, negated, best first
     for bound, evidence, factor in pending:
         best = -top[0] if top else 0.0
