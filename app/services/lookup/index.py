@@ -40,9 +40,9 @@ _TITLES = 4096
 # Phrase counts kept between refreshes: a paste's candidates have a dozen phrases to count
 # (1,554 distinct over 149 pastes at 10,000 entries); about 2 MB at most.
 _MEMO_BOUND = 32768
-# What the words of pastes said of the entries, kept between refreshes by the words: a few
-# candidates each, about 2 MB at most.
-_EVIDENCE_BOUND = 4096
+# What the words of pastes said of the entries, kept between refreshes by the words: about
+# 2 KB each (app.services.lookup.rank.Weighed), 4 MB at most.
+_EVIDENCE_BOUND = 2048
 
 
 # Each way the error is known to be worded (the signature, each alternative of each pattern,
