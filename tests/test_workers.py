@@ -65,9 +65,14 @@ def _group(group: int) -> list[int]:
 
 def _listening(port: int, group: int) -> dict[int, set[int]]:
     """The listening sockets on the port of each process of the group that has any (the
-    workers; multiprocessing's resource tracker has none)."""
+    workers; multiprocessing's resource tracker has none). Each process's sockets are read
+    before and after the table of listening sockets: a worker that starts listening, or stops,
+    while the processes are read is seen as it was when the table was, so a replacement that
+    began listening meanwhile, its old worker gone by the time it is read, is no dip."""
+    first = {pid: _socket_inodes(pid) for pid in _group(group)}
     listeners = {inode for local, _, state, inode in _tcp_sockets() if local == port and state == _LISTEN}
-    held = {pid: _socket_inodes(pid) & listeners for pid in _group(group)}
+    pids = first.keys() | set(_group(group))
+    held = {pid: (first.get(pid, set()) | _socket_inodes(pid)) & listeners for pid in pids}
     return {pid: inodes for pid, inodes in held.items() if inodes}
 
 
