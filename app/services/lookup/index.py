@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 from sqlalchemy import Connection, func
@@ -115,6 +116,8 @@ def _idf(size: int, df):
     return np.log(1 + size / (df + 0.5))
 
 
+_Weighed = TypeVar("_Weighed")  # app.services.lookup.rank.Weighed, which imports this module
+
 _LATEST = select(func.max(Entry.changed))  # built once: run before every lookup
 
 
@@ -174,7 +177,7 @@ class LookupIndex:
         self._idf: dict[str, float] = {}
         self._idfs = np.zeros(0)
         self._conjunctions: dict[frozenset[str], int] = {}
-        self._evidence: dict[bytes, tuple] = {}
+        self._evidence: dict[bytes, object] = {}  # what `evidence` weighed, by its words
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -206,7 +209,7 @@ class LookupIndex:
         Memoised until the next refresh: the held phrases of an error recur whenever it is pasted."""
         return _memoised(self._conjunctions, words, lambda: self.postings.holding_all(words))
 
-    def evidence(self, query: dict[str, float], weigh: Callable[[], tuple]) -> tuple:
+    def evidence(self, query: dict[str, float], weigh: Callable[[], _Weighed]) -> _Weighed:
         """What a paste's words say of the entries (`weigh`, app.services.lookup.rank), by the
         words some entry holds and their weights; memoised until the next refresh. The same
         error pasted again differs in numbers, paths, addresses and times, which normalising
