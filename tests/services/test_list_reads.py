@@ -1,6 +1,6 @@
 """The lists of the home page, the domain pages and the API (app.services.entries.catalog)
-read canonical entries through indexes of their own, in the lists' own order (migration
-0011): a real SQLite file at head, the statements the lists really run, and SQLite's plan
+read canonical entries through indexes of their own, in the lists' own order (migrations
+0011 and 0012): a real SQLite file at head, the statements the lists really run, and SQLite's plan
 for each. Over every entry, the planner had taken `canonical_id IS NULL` for a rare value,
 read nearly every row and sorted them: 150 ms of CPU a home page at 100,000 entries."""
 
@@ -50,20 +50,23 @@ def _make_alias(engine, alias: str, canonical: str) -> None:
 def test_lists_read_indexes_of_canonical_entries_in_their_order(engine):
     with Session(engine) as session:
         ids = session.exec(select(Entry.id).order_by(Entry.id)).all()
-        domain = session.exec(select(Entry.domain).order_by(Entry.domain)).first()
+        domain, category = session.exec(select(Entry.domain, Entry.category).order_by(Entry.id)).first()
     _make_alias(engine, ids[1], ids[0])
     ran = _statements(engine)
     with Session(engine) as session:
         lists = home_lists(session)
         in_domain, _ = list_entries(session, Filters(domain=domain), limit=50, offset=0)
         everything, total = list_entries(session, Filters(), limit=50, offset=1)
+        in_category, _ = list_entries(session, Filters(category=category), limit=50, offset=0)
+        both, _ = list_entries(session, Filters(domain=domain, category=category), limit=50, offset=0)
         aliases = alias_ids(session, ids[0])
-    assert lists["domains"] and lists["recent"] and in_domain and everything
+    assert lists["domains"] and lists["recent"] and in_domain and everything and in_category and both
+    assert {(e.domain, e.category) for e in both} == {(domain, category)}
     assert aliases == [ids[1]]
     assert total == len(ids) - 1  # the alias is no entry of its own
     plans = [_plan(engine, statement, parameters) for statement, parameters in ran]
-    assert len(plans) == 8  # domain counts, recent, most reported, two lists and their counts, aliases
-    indexes = [f"INDEX ix_entry_{name}" for name in ("listed", "recent", "reported", "alias")]
+    assert len(plans) == 12  # domain counts, recent, most reported, four lists and their counts, aliases
+    indexes = [f"INDEX ix_entry_{name}" for name in ("listed", "recent", "reported", "alias", "categorized")]
     for plan in plans:
         assert "TEMP B-TREE" not in plan, plan  # nothing sorted after reading
         assert any(index in plan for index in indexes), plan
