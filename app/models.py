@@ -76,10 +76,20 @@ def _partial(condition: str) -> dict:
 # alone, in the lists' own order, the home page's and the domain pages' lists are index
 # reads at any size; over every entry, the planner took `canonical_id IS NULL` for a rare
 # value and sorted all the rows (150 ms of CPU at 100,000 entries). A category's list, with
-# or without a domain, reads its own index in the same order. Aliases are looked up by the
-# entry they point to, in an index of aliases alone.
-Index("ix_entry_listed", Entry.domain, Entry.id, **_partial("canonical_id IS NULL"))
-Index("ix_entry_categorized", Entry.category, Entry.domain, Entry.id, **_partial("canonical_id IS NULL"))
+# or without a domain, reads its own index in the same order; the figures count sources
+# from theirs. An index that counts ends with canonical_id (NULL in all its rows): SQLite
+# reads the row for a column its WHERE names unless the index holds it. Aliases are looked
+# up by the entry they point to, in an index of aliases alone.
+Index("ix_entry_listed", Entry.domain, Entry.id, Entry.canonical_id, **_partial("canonical_id IS NULL"))
+Index(
+    "ix_entry_categorized",
+    Entry.category,
+    Entry.domain,
+    Entry.id,
+    Entry.canonical_id,
+    **_partial("canonical_id IS NULL"),
+)
+Index("ix_entry_sourced", Entry.source, Entry.canonical_id, **_partial("canonical_id IS NULL"))
 Index("ix_entry_recent", Entry.updated_at.desc(), Entry.id, **_partial("canonical_id IS NULL"))
 Index("ix_entry_reported", Entry.evidence_count.desc(), Entry.id, **_partial("canonical_id IS NULL"))
 Index("ix_entry_alias", Entry.canonical_id, Entry.id, **_partial("canonical_id IS NOT NULL"))

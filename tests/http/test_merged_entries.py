@@ -1,6 +1,8 @@
 """One error, one entry, through a real `errata serve`: aliases answer 301 in every format and
 language, each error is found once, and a moderator merges and unmerges over HTTP."""
 
+import gzip
+import json
 import xml.etree.ElementTree as ET
 
 import httpx
@@ -102,6 +104,17 @@ def test_lookup_and_every_list_show_each_error_once(server):
     assert any(WIDGET in loc for loc in locs) and not any(MACOS in loc or FROB in loc for loc in locs)
     feed = server.get("/feed.atom").text
     assert WIDGET in feed and MACOS not in feed and FROB not in feed
+    # The figures and the dump count and hold canonical entries only, as the lists do.
+    page = server.get("/api/v1/errors", params={"limit": 200}).json()
+    listed = page["count"]
+    assert listed == len(page["data"])  # all of them on one page
+    stats = server.get("/stats.json").json()
+    assert stats["entries"] == listed == sum(stats["by_source"].values())
+    assert stats["domains"] == len({e["domain"] for e in page["data"]})
+    lines = gzip.decompress(server.get("/dumps/errata.ndjson.gz").content).decode().splitlines()
+    dumped = [json.loads(line)["id"] for line in lines[1:]]
+    assert len(dumped) == len(set(dumped)) == listed and WIDGET in dumped
+    assert MACOS not in dumped and FROB not in dumped
 
 
 def test_moderation_refuses_bad_merges_naming_the_field(server):

@@ -66,7 +66,8 @@ def test_lists_read_indexes_of_canonical_entries_in_their_order(engine):
     assert total == len(ids) - 1  # the alias is no entry of its own
     plans = [_plan(engine, statement, parameters) for statement, parameters in ran]
     assert len(plans) == 12  # domain counts, recent, most reported, four lists and their counts, aliases
-    indexes = [f"INDEX ix_entry_{name}" for name in ("listed", "recent", "reported", "alias", "categorized")]
+    names = ("listed", "recent", "reported", "alias", "categorized", "sourced")
+    indexes = [f"INDEX ix_entry_{name}" for name in names]
     for plan in plans:
         assert "TEMP B-TREE" not in plan, plan  # nothing sorted after reading
         assert any(index in plan for index in indexes), plan

@@ -121,4 +121,4 @@ def home_lists(session: Session) -> dict:
 
 def canonical_entries(session: Session):
     """Every canonical entry (merged-away aliases are not entries of their own), by id."""
-    return select(Entry).order_by(Entry.id)
+    return select(Entry).where(CANONICAL).order_by(Entry.id)

@@ -6,8 +6,9 @@ from pydantic import BaseModel, Field
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from app.models import Evidence, ModerationAction
-from app.services.entries.catalog import canonical_entries
+from app.models import Entry, Evidence, ModerationAction
+from app.services.entries.aliases import CANONICAL
+from app.services.entries.catalog import domain_counts
 
 
 class BaseFigures(BaseModel):
@@ -19,15 +20,15 @@ class BaseFigures(BaseModel):
 
 
 def figures(session: Session) -> BaseFigures:
-    entries = canonical_entries(session).subquery()
-    count, domains, last = session.exec(
-        select(func.count(), func.count(func.distinct(entries.c.domain)), func.max(entries.c.updated_at))
-    ).one()
+    """Each figure from an index of canonical entries (app.models): read from the rows, the
+    counts by source took 600 ms at 100,000 entries."""
+    domains = domain_counts(session)
+    last = session.exec(select(func.max(Entry.updated_at)).where(CANONICAL)).one()
     reports = session.exec(select(func.count()).where(Evidence.status == "accepted")).one()
-    sources = session.exec(select(entries.c.source, func.count()).group_by(entries.c.source)).all()
+    sources = session.exec(select(Entry.source, func.count()).where(CANONICAL).group_by(Entry.source)).all()
     return BaseFigures(
-        entries=count,
-        domains=domains,
+        entries=sum(d.count for d in domains),
+        domains=len(domains),
         reports=reports,
         last_change=last,
         by_source={name or "errata": n for name, n in sources},
@@ -37,8 +38,8 @@ def figures(session: Session) -> BaseFigures:
 def data_version(session: Session) -> str:
     """Changes with every entry change (the `changed` counter), a removed entry, a new report
     and a moderation action: everything the dump holds. Cheap: four aggregates."""
-    entries = canonical_entries(session).subquery()
-    changed, count = session.exec(select(func.max(entries.c.changed), func.count())).one()
+    changed = session.exec(select(func.max(Entry.changed)).where(CANONICAL)).one()
+    count = session.exec(select(func.count()).select_from(Entry).where(CANONICAL)).one()
     evidence = session.exec(select(func.max(Evidence.id))).one()
     moderated = session.exec(select(func.max(ModerationAction.id))).one()
     return f"{changed or 0}-{count}-{evidence or 0}-{moderated or 0}"
