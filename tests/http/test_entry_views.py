@@ -282,6 +282,20 @@ def test_feed_and_sitemap(reader):
     assert f"http://testserver/errors/{SEED_ID}" in locs and f"http://testserver/zh/errors/{SEED_ID}" in locs
     total = reader.get("/api/v1/errors").json()["count"]
     assert len(locs) == 2 * total
+    # Each page names both languages' pages as its alternates, and the day it last changed.
+    seed = next(u for u in sitemap if u.findtext("{*}loc") == f"http://testserver/zh/errors/{SEED_ID}")
+    alternates = {
+        a.get("hreflang"): a.get("href") for a in seed.findall("{http://www.w3.org/1999/xhtml}link")
+    }
+    assert alternates == {
+        "en": f"http://testserver/errors/{SEED_ID}",
+        "zh-Hans": f"http://testserver/zh/errors/{SEED_ID}",
+    }
+    changed = reader.get(f"/errors/{SEED_ID}.json").json()["updated_at"]
+    assert seed.findtext("{*}lastmod") == changed[:10]
+    # The origin comes from the request when none is configured: escaped, still XML.
+    odd = ET.fromstring(reader.get("/sitemap.xml", headers={"host": "a&b.example"}).content)
+    assert f"http://a&b.example/errors/{SEED_ID}" in {u.findtext("{*}loc") for u in odd}
 
 
 def test_ids_differing_by_case_or_slash_redirect_to_the_canonical_url(reader):
