@@ -7,7 +7,7 @@ incremented in place.
 
 from datetime import date, datetime
 
-from sqlalchemy import JSON, Column, Index, Text, UniqueConstraint, text
+from sqlalchemy import JSON, Column, Index, Text, UniqueConstraint, func, text
 from sqlmodel import Field, SQLModel
 
 
@@ -110,13 +110,24 @@ class VersionRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     entry_id: str = Field(foreign_key="entry.id", ondelete="CASCADE", index=True)
     position: int
-    component: str = Field(index=True, max_length=100)
+    component: str = Field(max_length=100)
     version: str = Field(max_length=200)
     status: str = Field(max_length=20)
     introduced: str | None = None
     deprecated: str | None = None
     notes_en: str | None = Field(default=None, sa_column=Column(Text))
     notes_zh: str | None = Field(default=None, sa_column=Column(Text))
+
+
+# The list filtered by a component (any case) and version reads this index alone: the
+# versions it names, then the entries of the versions that cover the one asked for.
+Index(
+    "ix_entry_version_affected",
+    func.lower(VersionRow.component),
+    VersionRow.status,
+    VersionRow.version,
+    VersionRow.entry_id,
+)
 
 
 class DocLink(SQLModel, table=True):

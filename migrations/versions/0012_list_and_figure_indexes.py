@@ -1,4 +1,5 @@
-"""indexes of canonical entries by category and by source; domains' counted from their index
+"""indexes of canonical entries by category and by source, domains counted from their index,
+and entries found by an affected component and version
 
 Revision ID: 0012
 Revises: 0011
@@ -30,9 +31,19 @@ def upgrade() -> None:
     op.create_index("ix_entry_listed", "entry", ["domain", "id", "canonical_id"], **CANONICAL)
     op.create_index("ix_entry_categorized", "entry", ["category", "domain", "id", "canonical_id"], **CANONICAL)
     op.create_index("ix_entry_sourced", "entry", ["source", "canonical_id"], **CANONICAL)
+    # The list of a component's entries read every version row for lower(component) and
+    # named thousands of ids in the statement: 144 ms at 100,000 entries, 271 with a version.
+    op.drop_index("ix_entry_version_component", table_name="entry_version")
+    op.create_index(
+        "ix_entry_version_affected",
+        "entry_version",
+        [sa.text("lower(component)"), "status", "version", "entry_id"],
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_entry_version_affected", table_name="entry_version")
+    op.create_index("ix_entry_version_component", "entry_version", ["component"])
     for name in ("ix_entry_sourced", "ix_entry_categorized", "ix_entry_listed"):
         op.drop_index(name, table_name="entry")
     op.create_index("ix_entry_listed", "entry", ["domain", "id"], **CANONICAL)

@@ -7,11 +7,11 @@ read nearly every row and sorted them: 150 ms of CPU a home page at 100,000 entr
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import event, update
+from sqlalchemy import event, func, update
 from sqlmodel import Session, col, select
 
 from app.db import make_engine
-from app.models import Entry
+from app.models import Entry, VersionRow
 from app.services.entries.aliases import alias_ids
 from app.services.entries.catalog import Filters, home_lists, list_entries
 
@@ -73,6 +73,22 @@ def test_lists_read_indexes_of_canonical_entries_in_their_order(engine):
         assert any(index in plan for index in indexes), plan
 
 
+@pytest.mark.sqlite_only
+def test_a_components_list_reads_the_versions_index_alone(engine):
+    with Session(engine) as session:
+        component = _component_with_most_entries(session)
+    ran = _statements(engine)
+    with Session(engine) as session:
+        for version in (None, "1.0"):
+            list_entries(session, Filters(component=component.upper(), version=version), limit=5, offset=0)
+    plans = [_plan(engine, statement, parameters) for statement, parameters in ran]
+    versions = [plan for plan in plans if "entry_version" in plan]
+    assert len(versions) == 3  # the versions named, then the entries of each list
+    for plan in versions:
+        assert "SCAN entry_version" not in plan and "SCAN entry " not in plan, plan
+        assert "INDEX ix_entry_version_affected" in plan, plan
+
+
 def test_recent_and_most_reported_keep_their_order_and_leave_aliases_out(engine):
     with Session(engine) as session:
         ids = session.exec(select(Entry.id).order_by(Entry.id)).all()
@@ -95,3 +111,42 @@ def test_recent_and_most_reported_keep_their_order_and_leave_aliases_out(engine)
         lists = home_lists(session)
     assert [e.id for e in lists["recent"][:2]] == [first, third]
     assert [e.id for e in lists["most_reported"]] == [third, first]
+
+
+def _component_with_most_entries(session) -> str:
+    return session.exec(
+        select(VersionRow.component)
+        .where(VersionRow.status == "active")
+        .group_by(VersionRow.component)
+        .order_by(func.count(func.distinct(VersionRow.entry_id)).desc(), VersionRow.component)
+    ).first()
+
+
+def test_a_components_list_pages_in_order_and_lists_an_aliases_canonical_entry(engine):
+    with Session(engine) as session:
+        component = _component_with_most_entries(session)
+        holding = set(
+            session.exec(
+                select(VersionRow.entry_id).where(
+                    func.lower(VersionRow.component) == component.lower(), VersionRow.status == "active"
+                )
+            )
+        )
+        outside = session.exec(
+            select(Entry.id).where(col(Entry.id).not_in(holding)).order_by(Entry.id)
+        ).first()
+    assert len(holding) >= 3
+    alias = sorted(holding)[0]
+    _make_alias(engine, alias, outside)  # its rows now speak for `outside`
+    with Session(engine) as session:
+        expected = session.exec(
+            select(Entry.id)
+            .where(col(Entry.id).in_(holding - {alias} | {outside}))
+            .order_by(Entry.domain, Entry.id)
+        ).all()
+        paged, counts = [], set()
+        for offset in range(0, len(expected) + 2, 2):
+            page, total = list_entries(session, Filters(component=component.upper()), limit=2, offset=offset)
+            paged += [e.id for e in page]
+            counts.add(total)
+    assert paged == expected and counts == {len(expected)}

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, func
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.models import Entry, VersionRow
@@ -22,23 +23,21 @@ class Filters:
     version: str | None = None
 
 
-def affected_entry_ids(session: Session, component: str, version: str | None) -> set[str]:
-    """Entries whose compatibility rows say `component` at `version` is affected."""
-    rows = session.exec(
-        select(VersionRow.entry_id, VersionRow.version).where(
-            func.lower(VersionRow.component) == component.lower(),
-            VersionRow.status == "active",
-        )
-    ).all()
-    affected = {entry_id for entry_id, row in rows if version is None or covers(row, version)}
-    # An alias's rows speak for its canonical entry.
-    return affected | set(
-        session.exec(
-            select(Entry.canonical_id).where(
-                col(Entry.id).in_(affected), col(Entry.canonical_id).is_not(None)
-            )
-        )
-    )
+def _affected(session: Session, component: str, version: str | None):
+    """The ids of the entries whose compatibility rows say `component` (any case), at
+    `version` when given, is affected, and of the entries aliases with such rows are merged
+    into (an alias's rows speak for its canonical entry): a subquery, never a list of ids.
+    Which version rows cover `version` is decided once for each distinct one of them."""
+    named = [func.lower(VersionRow.component) == component.lower(), VersionRow.status == "active"]
+    if version is not None:
+        versions = session.exec(select(VersionRow.version).where(*named).distinct()).all()
+        named.append(col(VersionRow.version).in_([v for v in versions if covers(v, version)]))
+    alias = aliased(Entry)
+    # From the few aliases to their rows: from the rows, each entry's row was read to find
+    # whether it is an alias (47 ms against 34 for a component's 6,000 entries).
+    held = select(VersionRow.id).where(VersionRow.entry_id == alias.id, *named).exists()
+    merged = select(alias.canonical_id).where(col(alias.canonical_id).is_not(None), held)
+    return col(Entry.id).in_(select(VersionRow.entry_id).where(*named)) | col(Entry.id).in_(merged)
 
 
 def _filtered(session: Session, filters: Filters, ids: list[str] | None):
@@ -48,9 +47,7 @@ def _filtered(session: Session, filters: Filters, ids: list[str] | None):
     if filters.category:
         query = query.where(Entry.category == filters.category)
     if filters.component:
-        query = query.where(
-            col(Entry.id).in_(affected_entry_ids(session, filters.component, filters.version))
-        )
+        query = query.where(_affected(session, filters.component, filters.version))
     if ids is not None:
         query = query.where(col(Entry.id).in_(ids))
     return query
@@ -67,13 +64,22 @@ def list_entries(
     """A page of entries, and how many match in all. `ranked` (id -> search snippet, best
     first) narrows the list to search results and keeps their order."""
     query = _filtered(session, filters, list(ranked) if ranked is not None else None)
-    total = session.exec(select(func.count()).select_from(query.subquery())).one()
+    if ranked is None and not filters.component:  # a list index gives the page in order
+        total = session.exec(select(func.count()).select_from(query.subquery())).one()
+        rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
+        return [summary(e) for e in rows], total
+    # Search results or a component's entries come from a list of ids or a subquery, in no
+    # index's order: the keys of them all are read once (their number is the count) and
+    # ordered, and only the page's rows are read. Counting, then sorting whole rows, took
+    # 100 ms for a component's 6,000 entries at 100,000 entries.
+    keys = select(Entry.domain, Entry.id).where(query.whereclause).order_by(Entry.domain, Entry.id)
+    ids = [entry_id for _, entry_id in session.exec(keys)]
     if ranked is not None:
         rank = {entry_id: n for n, entry_id in enumerate(ranked)}
-        rows = sorted(session.exec(query).all(), key=lambda e: rank[e.id])[offset : offset + limit]
-        return [summary(e, ranked[e.id]) for e in rows], total
-    rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
-    return [summary(e) for e in rows], total
+        ids.sort(key=rank.__getitem__)
+    page = ids[offset : offset + limit]
+    rows = {e.id: e for e in session.exec(select(Entry).where(col(Entry.id).in_(page)))}
+    return [summary(rows[i], ranked[i] if ranked is not None else None) for i in page], len(ids)
 
 
 def searched_entries(
