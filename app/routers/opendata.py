@@ -5,7 +5,7 @@ from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from app.db import SessionDep
 from app.render.formats import json_response
-from app.services.entries.catalog import Filters, domain_counts, list_entries
+from app.services.entries.catalog import domain_counts, first_in_domain
 from app.services.opendata.dump import DUMP_NAME, cached_dump, dump_folder
 from app.services.opendata.figures import BaseFigures, figures
 from app.services.opendata.sources import known_sources, source_of
@@ -83,11 +83,13 @@ def llms_txt(request: Request, session: SessionDep) -> PlainTextResponse:
         "",
     ]
     for d in domains[:LLMS_DOMAINS]:
-        entries, count = list_entries(session, Filters(domain=d.domain), limit=LLMS_PER_DOMAIN, offset=0)
+        entries = first_in_domain(session, d.domain, LLMS_PER_DOMAIN)
         lines += [f"## {d.domain}", ""]
-        lines += [f"- [{e.title.en}]({base}{entry_url(e.id, fmt='md')}): `{e.id}`" for e in entries]
-        if count > len(entries):
-            lines.append(f"- [All {count} {d.domain} entries]({base}{domain_url(d.domain)})")
+        lines += [
+            f"- [{title}]({base}{entry_url(entry_id, fmt='md')}): `{entry_id}`" for entry_id, title in entries
+        ]
+        if d.count > len(entries):
+            lines.append(f"- [All {d.count} {d.domain} entries]({base}{domain_url(d.domain)})")
         lines.append("")
     if len(domains) > LLMS_DOMAINS:
         lines += ["## Optional", ""]

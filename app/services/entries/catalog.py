@@ -99,6 +99,13 @@ def domain_counts(session: Session) -> list[DomainCount]:
     return [DomainCount(domain=d, count=n) for d, n in rows]
 
 
+def first_in_domain(session: Session, domain: str, limit: int) -> list[tuple[str, str]]:
+    """(id, English title) of a domain's first entries by id: what llms.txt names of each,
+    read from the domain's index (a full list with its count took 1.3 ms a domain)."""
+    rows = select(Entry.id, Entry.title_en).where(CANONICAL, Entry.domain == domain).order_by(Entry.id)
+    return list(session.exec(rows.limit(limit)))
+
+
 def recent_entries(session: Session, limit: int = 10) -> list[EntrySummary]:
     rows = session.exec(
         select(Entry).where(CANONICAL).order_by(col(Entry.updated_at).desc(), Entry.id).limit(limit)
