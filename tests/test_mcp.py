@@ -45,6 +45,7 @@ async def _session(target, rate_limit: int) -> dict:
         )
         seen["entry"] = await _call(client, tools, "get_entry", {"id": SEED_ID, "lang": "zh"})
         seen["search"] = await _call(client, tools, "search", {"q": "repository", "domain": "git"})
+        seen["search_all"] = await _call(client, tools, "search", {"q": "repository", "limit": 20})
         seen["domains"] = await _call(client, tools, "list_domains", {})
         seen["related"] = await _call(client, tools, "related", {"id": SEED_ID})
         best = found.structured_content["matches"][0]["best_workaround"]["id"]
@@ -114,6 +115,13 @@ def _check(seen: dict, rate_limit: int) -> None:
     assert seen["entry"].content[0].text.startswith(f"# {entry['title']['zh']}")
     hits = seen["search"].structured_content["hits"]
     assert hits and all(h["id"].startswith("git/") for h in hits)
+    # Without a domain: one page of the same ranking, its matches marked, and how many in all.
+    everywhere = seen["search_all"].structured_content
+    assert everywhere["total"] >= len(everywhere["hits"]) > len(hits)
+    assert all("**" in h["snippet"] for h in everywhere["hits"])
+    in_git = [h["id"] for h in everywhere["hits"] if h["id"].startswith("git/")]
+    shown = min(len(in_git), len(hits))
+    assert shown and in_git[:shown] == [h["id"] for h in hits][:shown]
     domains = {d["domain"]: d["count"] for d in seen["domains"].structured_content["domains"]}
     assert domains["git"] >= 1 and domains["llm"] >= 1
     related = seen["related"].structured_content
