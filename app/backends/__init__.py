@@ -115,9 +115,16 @@ def optimize_index(conn: Connection) -> None:
     of(conn).optimize_index(conn)
 
 
-def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int):
-    return of(conn).search_words(conn, terms, any_term=any_term, limit=limit, offset=offset)
+def search_words(
+    conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int, marked: bool = True
+):
+    return of(conn).search_words(conn, terms, any_term=any_term, limit=limit, offset=offset, marked=marked)
 
 
-def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset: int):
-    return of(conn).search_substrings(conn, terms, limit=limit, offset=offset)
+def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset: int, marked: bool = True):
+    return of(conn).search_substrings(conn, terms, limit=limit, offset=offset, marked=marked)
+
+
+def mark(conn: Connection, rowids: list[int], terms: list[str], *, whole_words: bool) -> dict[int, str]:
+    """Snippets of rows found with `marked=False`, made as that search would have made them."""
+    return of(conn).mark(conn, rowids, terms, whole_words=whole_words)

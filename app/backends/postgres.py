@@ -164,7 +164,7 @@ def backup(engine: Engine, target: Path) -> str:
 
 _WEIGHTS = "'{0.01, 0.02, 0.12, 0.2}'"  # D, C (body), B (signature), A (title): SQLite's 1:6:10
 
-Hits = tuple[list[tuple[int, float, str]], int]
+Hits = tuple[list[tuple[int, float, str | None]], int]  # snippet None: not marked
 
 
 def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str, body: str) -> None:
@@ -215,8 +215,11 @@ def _run(conn: Connection, columns: str, where: str, params: dict) -> tuple[list
     return rows, total
 
 
-def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int) -> Hits:
-    """(seq, score: lower is better, snippet) of entries holding the words, best first, and how many.
+def search_words(
+    conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int, marked: bool = True
+) -> Hits:
+    """(seq, score: lower is better, snippet) of entries holding the words, best first, and how many;
+    `marked=False`: no snippets (None), for a caller that marks only the rows it keeps (mark()).
 
     Latin-script terms match whole words (an identifier such as gpu_memory_utilization is
     a phrase of its parts); Chinese terms match through their character pairs.
@@ -241,9 +244,28 @@ def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: i
         return [], 0
     where = (" OR " if any_term else " AND ").join(conditions)
     rows, total = _run(conn, f"-({' + '.join(ranks)})", where, params)
+    return _marked(rows, terms, whole_words=True, marked=marked), total
+
+
+def _marked(
+    rows: list, terms: list[str], *, whole_words: bool, marked: bool
+) -> list[tuple[int, float, str | None]]:
     return [
-        (r[0], float(r[1]), marked_snippet((r[3], r[2], r[4]), terms, whole_words=True)) for r in rows
-    ], total
+        (
+            r[0],
+            float(r[1]),
+            marked_snippet((r[3], r[2], r[4]), terms, whole_words=whole_words) if marked else None,
+        )
+        for r in rows
+    ]
+
+
+def mark(conn: Connection, rowids: list[int], terms: list[str], *, whole_words: bool) -> dict[int, str]:
+    """The snippets of rows a search found unmarked, as the search would have marked them."""
+    rows = conn.execute(
+        text("SELECT seq, title, signature, body FROM entry_search WHERE seq = ANY(:seqs)"), {"seqs": rowids}
+    )
+    return {r[0]: marked_snippet((r[2], r[1], r[3]), terms, whole_words=whole_words) for r in rows}
 
 
 def _like(term: str) -> str:
@@ -251,7 +273,9 @@ def _like(term: str) -> str:
     return f"%{escaped}%"
 
 
-def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset: int) -> Hits:
+def search_substrings(
+    conn: Connection, terms: list[str], *, limit: int, offset: int, marked: bool = True
+) -> Hits:
     """Entries holding every term as a substring (three characters or more, as with trigrams)."""
     long_terms = [t for t in terms if len(t) >= MIN_TRIGRAM]
     if not long_terms:
@@ -265,6 +289,4 @@ def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset:
         for n in names
     )
     rows, total = _run(conn, f"-({score})", where, params)
-    return [
-        (r[0], float(r[1]), marked_snippet((r[3], r[2], r[4]), long_terms, whole_words=False)) for r in rows
-    ], total
+    return _marked(rows, long_terms, whole_words=False, marked=marked), total

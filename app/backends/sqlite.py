@@ -192,7 +192,7 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-Hits = tuple[list[tuple[int, float, str]], int]
+Hits = tuple[list[tuple[int, float, str | None]], int]  # snippet None: not marked
 
 # bm25 gives no weight to a word that more than half of the entries hold (FTS5 floors its
 # idf at 1e-6), so a query of nothing else has no ranking worth scoring every match for: at
@@ -262,7 +262,14 @@ def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tu
 
 
 def _run(
-    conn: Connection, query: _Query, terms: list[str], *, limit: int, offset: int, whole_words: bool
+    conn: Connection,
+    query: _Query,
+    terms: list[str],
+    *,
+    limit: int,
+    offset: int,
+    whole_words: bool,
+    marked: bool = True,
 ) -> Hits:
     """How many match, one page of (rowid, score), then the snippets of that page only:
     snippet() in the ranking query would be computed for every match before the sort keeps
@@ -286,6 +293,8 @@ def _run(
         rows = matched.page(limit, offset)
     if not rows:
         return [], total
+    if not marked:  # the caller marks the rows it keeps (mark())
+        return [(r[0], float(r[1]), None) for r in rows], total
     rowids = [int(r[0]) for r in rows]
     driver = conn.connection.driver_connection
     if words is not None:  # kept against the index the words were read against
@@ -302,8 +311,11 @@ def _run(
     ], total
 
 
-def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int) -> Hits:
-    """(rowid, score: lower is better, snippet) of entries holding the words, best first, and how many.
+def search_words(
+    conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int, marked: bool = True
+) -> Hits:
+    """(rowid, score: lower is better, snippet) of entries holding the words, best first, and how many;
+    `marked=False`: no snippets (None), for a caller that marks only the rows it keeps (mark()).
 
     Latin-script terms match whole words (an identifier such as gpu_memory_utilization is
     a phrase of its parts); Chinese terms match through their character pairs.
@@ -313,7 +325,7 @@ def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: i
     pairs = joiner.join(
         "(" + " AND ".join(_quoted(p) for p in dict.fromkeys(cjk_pairs(t))) + ")" for t in chinese
     )
-    page = {"limit": limit, "offset": offset, "whole_words": True}
+    page = {"limit": limit, "offset": offset, "whole_words": True, "marked": marked}
     if latin:
         more, more_params = "", {}
         if chinese and not any_term:  # FTS5 cannot OR a MATCH with another condition
@@ -328,10 +340,18 @@ def search_words(conn: Connection, terms: list[str], *, any_term: bool, limit: i
     return _run(conn, query, chinese, **page)
 
 
-def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset: int) -> Hits:
+def search_substrings(
+    conn: Connection, terms: list[str], *, limit: int, offset: int, marked: bool = True
+) -> Hits:
     """Entries holding every term as a substring (trigrams: three characters or more)."""
     long_terms = [t for t in terms if len(t) >= MIN_TRIGRAM]
     if not long_terms:
         return [], 0
     query = _Query("entry_fts", " AND ".join(_quoted(t) for t in long_terms), _WEIGHTS)
-    return _run(conn, query, long_terms, limit=limit, offset=offset, whole_words=False)
+    return _run(conn, query, long_terms, limit=limit, offset=offset, whole_words=False, marked=marked)
+
+
+def mark(conn: Connection, rowids: list[int], terms: list[str], *, whole_words: bool) -> dict[int, str]:
+    """The snippets of rows a search found unmarked, as the search would have marked them."""
+    texts = fts5_terms.read_texts(conn.connection.driver_connection, rowids) if rowids else {}
+    return {rowid: marked_snippet(each, terms, whole_words=whole_words) for rowid, each in texts.items()}

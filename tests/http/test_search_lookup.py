@@ -57,6 +57,14 @@ def test_search_pages_highlight_and_escape(reader):
 def test_search_filters_combine_with_domain(reader):
     body = reader.get("/api/v1/errors", params={"q": "memory", "domain": "pytorch"}).json()
     assert body["data"] and {e["domain"] for e in body["data"]} == {"pytorch"}
+    # Each hit of a filtered search is marked as the search without a filter marks it: whole
+    # words, and a fragment of an identifier (found as a substring).
+    for q, domain in (("memory", "pytorch"), ("memory utilization", "llm"), ("utilizat", "llm")):
+        filtered = reader.get("/api/v1/errors", params={"q": q, "domain": domain}).json()["data"]
+        everywhere = reader.get("/api/v1/errors", params={"q": q, "limit": 200}).json()["data"]
+        marked = {e["id"]: e["snippet"] for e in everywhere}
+        assert filtered and all("<mark>" in e["snippet"] for e in filtered), q
+        assert [e["snippet"] for e in filtered] == [marked[e["id"]] for e in filtered], q
 
 
 def test_list_filters_by_affected_version(reader):

@@ -11,7 +11,7 @@ from app.schemas.views import DomainCount, EntrySummary
 from app.services.entries.aliases import CANONICAL
 from app.services.entries.read import summary
 from app.services.entries.versions import covers
-from app.services.search.query import highlight, matching_entries
+from app.services.search.query import Ranked, highlight, matching_entries
 from app.services.search.summaries import SummaryReader
 
 
@@ -59,11 +59,11 @@ def list_entries(
     *,
     limit: int,
     offset: int,
-    ranked: dict[str, str] | None = None,
+    ranked: Ranked | None = None,
 ) -> tuple[list[EntrySummary], int]:
-    """A page of entries, and how many match in all. `ranked` (id -> search snippet, best
-    first) narrows the list to search results and keeps their order."""
-    query = _filtered(session, filters, list(ranked) if ranked is not None else None)
+    """A page of entries, and how many match in all. `ranked` (a search's matches, best
+    first) narrows the list to those and keeps their order; the page's are marked."""
+    query = _filtered(session, filters, list(ranked.seqs) if ranked is not None else None)
     if ranked is None and not filters.component:  # a list index gives the page in order
         total = session.exec(select(func.count()).select_from(query.subquery())).one()
         rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
@@ -75,11 +75,12 @@ def list_entries(
     keys = select(Entry.domain, Entry.id).where(query.whereclause).order_by(Entry.domain, Entry.id)
     ids = [entry_id for _, entry_id in session.exec(keys)]
     if ranked is not None:
-        rank = {entry_id: n for n, entry_id in enumerate(ranked)}
+        rank = {entry_id: n for n, entry_id in enumerate(ranked.seqs)}
         ids.sort(key=rank.__getitem__)
     page = ids[offset : offset + limit]
     rows = {e.id: e for e in session.exec(select(Entry).where(col(Entry.id).in_(page)))}
-    return [summary(rows[i], ranked[i] if ranked is not None else None) for i in page], len(ids)
+    snippets = ranked.snippets(session.connection(), page) if ranked is not None else {}
+    return [summary(rows[i], snippets.get(i)) for i in page], len(ids)
 
 
 def searched_entries(

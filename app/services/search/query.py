@@ -10,6 +10,7 @@ from sqlalchemy import Connection
 from sqlmodel import Session
 
 from app import backends
+from app.backends.text import MIN_TRIGRAM
 from app.schemas.common import Text
 from app.services.search.summaries import SummaryReader, read_ids, read_summaries
 
@@ -47,17 +48,30 @@ def highlight(snippet: str) -> Markup:
     return Markup(safe.replace(backends.HIGHLIGHT_START, "<mark>").replace(backends.HIGHLIGHT_END, "</mark>"))
 
 
-def _matches(conn: Connection, query: str, *, limit: int, offset: int):
-    """Whole words first; then substrings (a fragment of an identifier); then any word."""
+@dataclass(frozen=True)
+class Marking:
+    """How a search's matches are marked: the terms it matched them by, as whole words or
+    substrings."""
+
+    terms: list[str]
+    whole_words: bool
+
+
+def _matches(conn: Connection, query: str, *, limit: int, offset: int, marked: bool = True):
+    """Whole words first; then substrings (a fragment of an identifier); then any word. The
+    rows (seq, score, snippet or None when not `marked`), how many match, and how to mark them."""
     words = terms(query)
     if not words:
-        return [], 0
-    rows, total = backends.search_words(conn, words, any_term=False, limit=limit, offset=offset)
-    if total == 0:
-        rows, total = backends.search_substrings(conn, words, limit=limit, offset=offset)
-    if total == 0 and len(words) > 1:
-        rows, total = backends.search_words(conn, words, any_term=True, limit=limit, offset=offset)
-    return rows, total
+        return [], 0, Marking(words, True)
+    page = {"limit": limit, "offset": offset, "marked": marked}
+    rows, total = backends.search_words(conn, words, any_term=False, **page)
+    if total:
+        return rows, total, Marking(words, True)
+    rows, total = backends.search_substrings(conn, words, **page)
+    if total or len(words) == 1:
+        return rows, total, Marking([w for w in words if len(w) >= MIN_TRIGRAM], False)
+    rows, total = backends.search_words(conn, words, any_term=True, **page)
+    return rows, total, Marking(words, True)
 
 
 # How a page of matches is read: entry numbers -> what the caller lists of each entry.
@@ -70,7 +84,7 @@ def matching_entries(
     """One page of matches, best first, as (what `read` gives of the entry, raw snippet), and
     how many match: only that page is read and given snippets. On a bare connection: a search
     needs no ORM session, whose set-up and close cost more than the search itself."""
-    rows, total = _matches(conn, query, limit=limit, offset=offset)
+    rows, total, _ = _matches(conn, query, limit=limit, offset=offset)
     if not rows:
         return [], total
     entries = read(conn, [r[0] for r in rows])
@@ -105,8 +119,27 @@ def search_entries(
     return hits, total
 
 
-def ranked_snippets(session: Session, query: str, limit: int = 1000) -> dict[str, str]:
-    """Entry id -> highlighted snippet, best match first (the order of the dict): the ids
-    only are read, as a filter intersects them with its own list."""
-    found, _ = matching_entries(session.connection(), query, limit=limit, read=read_ids)
-    return {entry_id: str(highlight(snippet)) for entry_id, snippet in found}
+@dataclass(frozen=True)
+class Ranked:
+    """A search's matches best first, as entry id -> seq, marked only when a page of them is
+    chosen: marking a thousand matches to show twenty took most of a search with filters."""
+
+    seqs: dict[str, int]
+    marking: Marking
+
+    def snippets(self, conn: Connection, ids: list[str]) -> dict[str, str]:
+        """Entry id -> highlighted snippet, for `ids` among the matches."""
+        marking = self.marking
+        marked = backends.mark(
+            conn, [self.seqs[i] for i in ids], marking.terms, whole_words=marking.whole_words
+        )
+        return {i: str(highlight(marked[self.seqs[i]])) for i in ids if self.seqs[i] in marked}
+
+
+def ranked_matches(session: Session, query: str, limit: int = 1000) -> Ranked:
+    """The best `limit` matches, unmarked: the ids only are read, as a filter intersects
+    them with its own list."""
+    conn = session.connection()
+    rows, _, marking = _matches(conn, query, limit=limit, offset=0, marked=False)
+    ids = read_ids(conn, [r[0] for r in rows]) if rows else {}
+    return Ranked({ids[seq]: seq for seq, _, _ in rows if seq in ids}, marking)
