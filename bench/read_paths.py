@@ -19,6 +19,7 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 from compare import Server, errata_env, start_errata
@@ -30,13 +31,12 @@ GROWS_PAST = 2.0  # CPU at the large base over the small one
 def _sample(db: Path) -> dict[str, str]:
     """Values the paths are filled with: entries, a domain, a category, a component."""
     conn = sqlite3.connect(db)
-    one = lambda sql: conn.execute(sql).fetchone()[0]  # noqa: E731
+    commonest = "SELECT {0} FROM {1} GROUP BY {0} ORDER BY count(*) DESC LIMIT 1"
+    canonical = "entry WHERE canonical_id IS NULL"
     found = {
-        "domain": one("SELECT domain FROM entry GROUP BY domain ORDER BY count(*) DESC LIMIT 1"),
-        "category": one("SELECT category FROM entry GROUP BY category ORDER BY count(*) DESC LIMIT 1"),
-        "component": one(
-            "SELECT component FROM entry_version GROUP BY component ORDER BY count(*) DESC LIMIT 1"
-        ),
+        "domain": conn.execute(commonest.format("domain", canonical)).fetchone()[0],
+        "category": conn.execute(commonest.format("category", canonical)).fetchone()[0],
+        "component": conn.execute(commonest.format("component", "entry_version")).fetchone()[0],
     }
     ids = [
         r[0] for r in conn.execute("SELECT id FROM entry WHERE canonical_id IS NULL ORDER BY seq LIMIT 200")
@@ -47,7 +47,7 @@ def _sample(db: Path) -> dict[str, str]:
 
 def read_paths(sample: dict) -> dict[str, str]:
     """What each path is called, and the path ({id}: an entry, rotating)."""
-    d, c, k = sample["domain"], sample["category"], sample["component"]
+    d, c, k = (quote(sample[name]) for name in ("domain", "category", "component"))
     return {
         "home": "/",
         "home, Chinese": "/zh/",
@@ -94,6 +94,8 @@ def sitemap(server: Server, client: httpx.Client) -> str:
     answer = client.get(path)
     body = gzip.decompress(answer.content) if path.endswith(".gz") else answer.content
     entries = body.count(b"<url>") // 2
+    if not entries:
+        return f"{path}: no entries"
     cpu = [measure(server, client, path, [], round_, requests=5) for round_ in (0, 1)][-1]
     return f"{path} ({entries:,} entries): {cpu:.0f} ms, {cpu * 1000 / entries:.1f} ms per 1,000 entries"
 
@@ -124,9 +126,11 @@ def main() -> None:
                 for n, (server, client) in enumerate(zip(servers, (small, large), strict=True)):
                     figures[n].append(measure(server, client, path, sample["ids"], round_))
             a, b = (sum(f) / len(f) for f in figures)
-            mark = "  GROWS" if b / a > GROWS_PAST else ""
+            # The CPU counter moves in ticks of 10 ms: a path too cheap to move it has no ratio.
+            ratio = f"{b / a:5.2f}x" if a else "    -"
+            mark = "  GROWS" if a and b / a > GROWS_PAST else ""
             grown += [name] if mark else []
-            print(f"  {name:34} {a:9.2f} {b:9.2f}   {b / a:5.2f}x{mark}", flush=True)
+            print(f"  {name:34} {a:9.2f} {b:9.2f}   {ratio}{mark}", flush=True)
         print(f"paths past {GROWS_PAST}x: {', '.join(grown) or 'none'}")
         for server, client in zip(servers, (small, large), strict=True):
             print(f"  {server.name}: {sitemap(server, client)}", flush=True)
