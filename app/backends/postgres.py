@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
-from app.backends.text import MIN_TRIGRAM, cjk_pairs, marked_snippet, split_scripts, total_of_page
+from app.backends.text import cjk_pairs, marked_snippet, split_scripts, substring_terms, total_of_page
 
 DRIVER = "postgresql+psycopg"
 # Lock not available (lock_timeout passed), deadlock detected, serialization failure: the
@@ -277,7 +277,7 @@ def search_substrings(
     conn: Connection, terms: list[str], *, limit: int, offset: int, marked: bool = True
 ) -> Hits:
     """Entries holding every term as a substring (three characters or more, as with trigrams)."""
-    long_terms = [t for t in terms if len(t) >= MIN_TRIGRAM]
+    long_terms = substring_terms(terms)
     if not long_terms:
         return [], 0
     names = [f"p{i}" for i in range(len(long_terms))]

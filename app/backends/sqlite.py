@@ -13,12 +13,7 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 from app.backends import fts5_terms
-from app.backends.text import (
-    MIN_TRIGRAM,
-    cjk_pairs,
-    marked_snippet,
-    split_scripts,
-)
+from app.backends.text import cjk_pairs, marked_snippet, split_scripts, substring_terms
 
 
 def make_engine(url: str, *, busy_timeout_ms: int, pool_size: int, max_overflow: int) -> Engine:
@@ -344,7 +339,7 @@ def search_substrings(
     conn: Connection, terms: list[str], *, limit: int, offset: int, marked: bool = True
 ) -> Hits:
     """Entries holding every term as a substring (trigrams: three characters or more)."""
-    long_terms = [t for t in terms if len(t) >= MIN_TRIGRAM]
+    long_terms = substring_terms(terms)
     if not long_terms:
         return [], 0
     query = _Query("entry_fts", " AND ".join(_quoted(t) for t in long_terms), _WEIGHTS)

@@ -19,6 +19,11 @@ def cjk_pairs(text: str) -> list[str]:
     return pairs
 
 
+def substring_terms(terms: list[str]) -> list[str]:
+    """The terms a substring search matches, and marks, by: those of a trigram or more."""
+    return [t for t in terms if len(t) >= MIN_TRIGRAM]
+
+
 def split_scripts(terms: list[str]) -> tuple[list[str], list[str]]:
     """(Latin-script terms, terms holding Chinese): the second are matched by character pairs."""
     return [t for t in terms if not CJK_RUN.search(t)], [t for t in terms if CJK_RUN.search(t)]

@@ -10,7 +10,7 @@ from sqlalchemy import Connection
 from sqlmodel import Session
 
 from app import backends
-from app.backends.text import MIN_TRIGRAM
+from app.backends.text import substring_terms
 from app.schemas.common import Text
 from app.services.search.summaries import SummaryReader, read_ids, read_summaries
 
@@ -69,7 +69,7 @@ def _matches(conn: Connection, query: str, *, limit: int, offset: int, marked: b
         return rows, total, Marking(words, True)
     rows, total = backends.search_substrings(conn, words, **page)
     if total or len(words) == 1:
-        return rows, total, Marking([w for w in words if len(w) >= MIN_TRIGRAM], False)
+        return rows, total, Marking(substring_terms(words), False)
     rows, total = backends.search_words(conn, words, any_term=True, **page)
     return rows, total, Marking(words, True)
 
