@@ -51,10 +51,16 @@ _KIND_WEIGHTS = np.array(KINDS)
 
 @dataclass(frozen=True, slots=True)
 class Match:
+    """One entry a paste matched. Remembered answers keep thousands of these: the title is
+    the one object the titles read lately share, and the URL is made from the id when asked."""
+
     id: str
     title: Text
     score: float
-    url: str
+
+    @property
+    def url(self) -> str:
+        return entry_url(self.id)
 
 
 def _query_weights(text: str) -> tuple[dict[str, float], str]:
@@ -264,17 +270,12 @@ def _titled(
     if not ranked:
         return ()
 
-    def read(ids: list[str]) -> dict[str, tuple[str, str | None]]:
-        return {entry_id: (en, zh) for entry_id, en, zh in conn.execute(_TITLES, {"ids": ids})}
+    def read(ids: list[str]) -> dict[str, Text]:
+        return {entry_id: Text(en=en, zh=zh) for entry_id, en, zh in conn.execute(_TITLES, {"ids": ids})}
 
     titles = index.titles([entry_id for entry_id, _ in ranked], read, seen)
     return tuple(
-        Match(
-            id=entry_id,
-            title=Text(en=titles[entry_id][0], zh=titles[entry_id][1]),
-            score=score,
-            url=entry_url(entry_id),
-        )
+        Match(id=entry_id, title=titles[entry_id], score=score)
         for entry_id, score in ranked
         if entry_id in titles
     )
