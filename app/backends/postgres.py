@@ -254,7 +254,7 @@ def _marked(
         (
             r[0],
             float(r[1]),
-            marked_snippet((r[3], r[2], r[4]), terms, whole_words=whole_words) if marked else None,
+            _snippet(*r[2:5], terms, whole_words=whole_words) if marked else None,
         )
         for r in rows
     ]
@@ -265,7 +265,12 @@ def mark(conn: Connection, rowids: list[int], terms: list[str], *, whole_words: 
     rows = conn.execute(
         text("SELECT seq, title, signature, body FROM entry_search WHERE seq = ANY(:seqs)"), {"seqs": rowids}
     )
-    return {r[0]: marked_snippet((r[2], r[1], r[3]), terms, whole_words=whole_words) for r in rows}
+    return {r[0]: _snippet(*r[1:4], terms, whole_words=whole_words) for r in rows}
+
+
+def _snippet(title: str, signature: str, body: str, terms: list[str], *, whole_words: bool) -> str:
+    # The texts in the order SQLite cuts snippets from them (fts5_terms.read_texts).
+    return marked_snippet((signature, title, body), terms, whole_words=whole_words)
 
 
 def _like(term: str) -> str:

@@ -291,19 +291,15 @@ def _run(
     if not marked:  # the caller marks the rows it keeps (mark())
         return [(r[0], float(r[1]), None) for r in rows], total
     rowids = [int(r[0]) for r in rows]
-    driver = conn.connection.driver_connection
-    if words is not None:  # kept against the index the words were read against
-        texts = words.row_texts(driver, rowids)
+    if words is not None:  # kept against the index the words were read against, lowered too
+        kept = words.row_texts(conn.connection.driver_connection, rowids)
+        snippets = {
+            rowid: marked_snippet(texts, terms, whole_words=whole_words, lower=lower)
+            for rowid, (texts, lower) in kept.items()
+        }
     else:
-        texts = {rowid: (each, None) for rowid, each in fts5_terms.read_texts(driver, rowids).items()}
-    return [
-        (
-            r[0],
-            float(r[1]),
-            marked_snippet(texts[r[0]][0], terms, whole_words=whole_words, lower=texts[r[0]][1]),
-        )
-        for r in rows
-    ], total
+        snippets = mark(conn, rowids, terms, whole_words=whole_words)
+    return [(r[0], float(r[1]), snippets[r[0]]) for r in rows], total
 
 
 def search_words(
