@@ -47,14 +47,15 @@ def serving(
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        else:
-            raise RuntimeError("the server did not answer; see its log")
+        with httpx.Client(timeout=1) as client:  # one client: each new one loads the CA bundle
+            while time.monotonic() < deadline:
+                try:
+                    if client.get(f"{base}/healthz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.2)
+            else:
+                raise RuntimeError("the server did not answer; see its log")
         yield base, process.pid
     finally:
         if process.poll() is None:

@@ -5,11 +5,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
 from app.db import make_engine
-from app.main import create_app
 from app.migrate import upgrade
 from app.models import Entry, EntryRevision
 from app.schemas.api import EvidenceIn
@@ -21,27 +19,14 @@ from app.services.interchange.transfer import TargetNotEmpty, copy_database, tab
 from tests.conftest import (
     CANON_MALFORMED,
     CANON_VALID,
-    CORPUS,
     DEMO_ENTRIES,
     SHIPPED,
+    all_json,
     load,
     make_settings,
-    needs_corpus,
 )
 
 CANON_ID = "tooling/widget-crash/widget2-linux"
-
-
-def all_json(settings) -> dict[str, dict]:
-    with TestClient(create_app(settings)) as client:
-        ids, offset = [], 0
-        while True:
-            page = client.get("/api/v1/errors", params={"limit": 200, "offset": offset}).json()
-            ids += [e["id"] for e in page["data"]]
-            if not page["next"]:
-                break
-            offset += 200
-        return {i: client.get(f"/errors/{i}.json").json() for i in ids}
 
 
 def test_canon_file_maps_every_field(settings, client):
@@ -270,37 +255,6 @@ def test_exporting_the_shipped_data_reproduces_the_files(shipped_settings, tmp_p
     engine.dispose()
     for path in SHIPPED.rglob("*.yaml"):
         assert (tmp_path / path.relative_to(SHIPPED)).read_text() == path.read_text(), path
-
-
-@needs_corpus
-def test_whole_corpus_imports_idempotently_and_round_trips(settings, tmp_path, new_database):
-    files = sorted(CORPUS.rglob("*.json"))
-    report = load(settings, CORPUS)
-    assert (report.created, report.failed) == (len(files), 0) == (1922, 0)
-    before = all_json(settings)
-    assert len({e["domain"] for e in before.values()}) == 41
-    again = load(settings, CORPUS)
-    assert (again.created, again.updated, again.unchanged) == (0, 0, 1922)
-    for path in files[::97]:
-        source = json.loads(path.read_text())
-        entry = before.get(source["id"])
-        if entry is None:  # merged by rule into another entry, which lists it
-            assert any(source["id"] in e["aliases"] for e in before.values())
-            continue
-        assert entry["signature"] == source["error"]["signature"]
-        assert entry["fix_rate"] == source["verdict"]["fix_success_rate"]
-        assert [d["fail_rate"] for d in entry["dead_ends"]] == [d["fail_rate"] for d in source["dead_ends"]]
-        assert [w["success_rate"] for w in entry["workarounds"]] == [
-            w["success_rate"] for w in source["workarounds"]
-        ]
-        assert entry["revision"] >= 2 if entry["aliases"] else entry["revision"] == 1  # a merge is a revision
-    engine = make_engine(settings)
-    export_all(engine, tmp_path / "export")
-    engine.dispose()
-    fresh = make_settings(new_database())
-    upgrade(fresh)
-    assert load(fresh, tmp_path / "export").created == 1922
-    assert all_json(fresh) == before
 
 
 @pytest.mark.parametrize(

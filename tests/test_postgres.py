@@ -27,10 +27,9 @@ from app.services.interchange.exporter import export_all
 from app.services.interchange.importer import import_paths
 from app.services.interchange.transfer import table_counts
 from app.services.lookup.index import LookupIndex
-from tests.conftest import ADMIN_TOKEN, DEMO_ENTRIES, SEED_ID, SHIPPED, load, make_settings
+from tests.conftest import ADMIN_TOKEN, DEMO_ENTRIES, SEED_ID, SHIPPED, all_json, load, make_settings
 from tests.pg import binaries
 from tests.server import serving
-from tests.test_import_export import all_json
 from tests.test_migrations import schema_differences
 
 pytestmark = pytest.mark.postgres

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import delete
+from sqlalchemy import delete, insert
 from sqlmodel import Session, col, select
 
 from app import backends
@@ -73,76 +73,71 @@ def _entry_columns(doc: EntryDoc) -> dict:
     }
 
 
-def _child_rows(doc: EntryDoc) -> list:
+def _both(name: str, value) -> dict:
+    """A text's two language columns: `name`_en and `name`_zh."""
+    pair = _pair(value)
+    return {f"{name}_en": pair.en, f"{name}_zh": pair.zh}
+
+
+def _item(eid: str, position: int, item, rate: float, texts: dict) -> dict:
+    """A workaround's or dead end's row: its place, its texts, and its rate from the file."""
+    common = {"entry_id": eid, "position": position, "key": item.id, "sources": list(item.sources)}
+    return {**common, **texts, "prior_rate": rate, "rate": rate}
+
+
+def _child_rows(doc: EntryDoc) -> dict[type, list[dict]]:
+    """The rows of an entry's part tables, as column values: written in one INSERT per table."""
     eid = doc.id
-    rows: list = [Pattern(entry_id=eid, position=i, regex=p) for i, p in enumerate(doc.patterns)]
-    rows += [
-        VersionRow(
-            entry_id=eid,
-            position=i,
-            component=v.component,
-            version=v.version,
-            status=v.status,
-            introduced=v.introduced,
-            deprecated=v.deprecated,
-            notes_en=_pair(v.notes).en,
-            notes_zh=_pair(v.notes).zh,
-        )
-        for i, v in enumerate(doc.versions)
-    ]
-    rows += [DocLink(entry_id=eid, position=i, title=d.title, url=d.url) for i, d in enumerate(doc.docs)]
-    rows += [
-        Workaround(
-            entry_id=eid,
-            position=i,
-            key=w.id,
-            title_en=w.title.en,
-            title_zh=w.title.zh,
-            steps_en=_pair(w.steps).en,
-            steps_zh=_pair(w.steps).zh,
-            condition_en=_pair(w.condition).en,
-            condition_zh=_pair(w.condition).zh,
-            tradeoff_en=_pair(w.tradeoff).en,
-            tradeoff_zh=_pair(w.tradeoff).zh,
-            sources=list(w.sources),
-            prior_rate=w.success_rate,
-            rate=w.success_rate,
-        )
-        for i, w in enumerate(doc.workarounds)
-    ]
-    rows += [
-        DeadEnd(
-            entry_id=eid,
-            position=i,
-            key=d.id,
-            action_en=d.action.en,
-            action_zh=d.action.zh,
-            why_fails_en=d.why_fails.en,
-            why_fails_zh=d.why_fails.zh,
-            condition_en=_pair(d.condition).en,
-            condition_zh=_pair(d.condition).zh,
-            misconception_en=_pair(d.misconception).en,
-            misconception_zh=_pair(d.misconception).zh,
-            sources=list(d.sources),
-            prior_rate=d.fail_rate,
-            rate=d.fail_rate,
-        )
-        for i, d in enumerate(doc.dead_ends)
-    ]
-    for kind in RELATION_KINDS:
-        rows += [
-            Relation(
+    return {
+        Pattern: [dict(entry_id=eid, position=i, regex=p) for i, p in enumerate(doc.patterns)],
+        VersionRow: [
+            dict(entry_id=eid, position=i, **v.model_dump(exclude={"notes"}), **_both("notes", v.notes))
+            for i, v in enumerate(doc.versions)
+        ],
+        DocLink: [dict(entry_id=eid, position=i, title=d.title, url=d.url) for i, d in enumerate(doc.docs)],
+        Workaround: [
+            _item(
+                eid,
+                i,
+                w,
+                w.success_rate,
+                {
+                    **_both("title", w.title),
+                    **_both("steps", w.steps),
+                    **_both("condition", w.condition),
+                    **_both("tradeoff", w.tradeoff),
+                },
+            )
+            for i, w in enumerate(doc.workarounds)
+        ],
+        DeadEnd: [
+            _item(
+                eid,
+                i,
+                d,
+                d.fail_rate,
+                {
+                    **_both("action", d.action),
+                    **_both("why_fails", d.why_fails),
+                    **_both("condition", d.condition),
+                    **_both("misconception", d.misconception),
+                },
+            )
+            for i, d in enumerate(doc.dead_ends)
+        ],
+        Relation: [
+            dict(
                 entry_id=eid,
                 kind=kind,
                 position=i,
                 target_id=r.id,
-                note_en=_pair(r.note).en,
-                note_zh=_pair(r.note).zh,
                 probability=r.probability,
+                **_both("note", r.note),
             )
+            for kind in RELATION_KINDS
             for i, r in enumerate(getattr(doc.related, kind))
-        ]
-    return rows
+        ],
+    }
 
 
 def add_evidence_row(
@@ -241,8 +236,11 @@ def save_document(
     else:
         result = "unchanged"
     if result != "unchanged":
-        session.add_all(_child_rows(doc))
         session.flush()
+        connection = session.connection()
+        for model, values in _child_rows(doc).items():
+            if values:  # one INSERT per table, no object per row to build and flush
+                connection.execute(insert(model.__table__), values)
         search_index.index_entry(session, entry)
         if entry.canonical_id:
             # The canonical entry shows this alias's wordings: its index rows follow.

@@ -55,6 +55,18 @@ class Profile:
     def word_sets(self) -> list[frozenset[str]]:
         return [frozenset(normal_form(w).split()) for w in self.wordings]
 
+    @cached_property
+    def regexes(self) -> list:
+        """The patterns compiled once (a pair search tests them against many wordings);
+        a pattern RE2 refuses matches nothing."""
+        compiled = []
+        for pattern in self.patterns:
+            try:
+                compiled.append(compile_pattern(pattern))
+            except ValueError:
+                continue
+        return compiled
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -85,15 +97,9 @@ def profile(entry_id: str, title: str, wordings: Iterable[str], patterns: Iterab
     )
 
 
-def _matches(patterns: list[str], wordings: list[str]) -> bool:
-    for pattern in patterns:
-        try:
-            regex = compile_pattern(pattern)
-        except ValueError:
-            continue
-        if any(regex.search(w) for w in wordings):
-            return True
-    return False
+def _matches(a: Profile, b: Profile) -> bool:
+    """Whether one of `a`'s patterns matches one of `b`'s wordings."""
+    return any(regex.search(w) for regex in a.regexes for w in b.wordings)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -108,7 +114,7 @@ def compare(a: Profile, b: Profile) -> Candidate | None:
     if same:
         score = 1.0
         reasons.append(SAME_WORDING)
-    a_hits, b_hits = _matches(a.patterns, b.wordings), _matches(b.patterns, a.wordings)
+    a_hits, b_hits = _matches(a, b), _matches(b, a)
     similar = max((_jaccard(x, y) for x in a.word_sets for y in b.word_sets), default=0.0)
     titles = _jaccard(a.title_words, b.title_words)
     if a_hits and b_hits:
