@@ -34,7 +34,7 @@ from app.services.entries.read import canonical_id, get_entry
 from app.services.errors import DomainError
 from app.services.evidence.reports import RateLimit, record_evidence
 from app.services.lookup.index import LookupIndex
-from app.services.search.query import ranked_matches, search_entries
+from app.services.search.query import search_entries
 from app.urls import entry_url
 
 Lang = Annotated[Literal["en", "zh"], Field(description="Language of the text: en or zh (中文)")]
@@ -175,10 +175,8 @@ def build_server(
         with read_session(engine) as session:
             if domain is None:  # one page ranked and given snippets, as the search page is
                 rows, total = search_entries(session, q, limit=limit)
-            else:  # the ranking intersected with the domain's entries
-                ranked = ranked_matches(session, q)
-                only = Filters(domain=domain)
-                rows, total = list_entries(session, only, limit=limit, offset=0, ranked=ranked)
+            else:  # searched among the domain's entries
+                rows, total = list_entries(session, Filters(domain=domain), limit=limit, offset=0, q=q)
         base = base_url(ctx)
         out = SearchOut(
             total=total,

@@ -116,15 +116,18 @@ def optimize_index(conn: Connection) -> None:
 
 
 def search_words(
-    conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int, marked: bool = True
+    conn: Connection,
+    terms: list[str],
+    *,
+    any_term: bool,
+    limit: int,
+    offset: int,
+    within: list[int] | None = None,
 ):
-    return of(conn).search_words(conn, terms, any_term=any_term, limit=limit, offset=offset, marked=marked)
+    return of(conn).search_words(conn, terms, any_term=any_term, limit=limit, offset=offset, within=within)
 
 
-def search_substrings(conn: Connection, terms: list[str], *, limit: int, offset: int, marked: bool = True):
-    return of(conn).search_substrings(conn, terms, limit=limit, offset=offset, marked=marked)
-
-
-def mark(conn: Connection, rowids: list[int], terms: list[str], *, whole_words: bool) -> dict[int, str]:
-    """Snippets of rows found with `marked=False`, made as that search would have made them."""
-    return of(conn).mark(conn, rowids, terms, whole_words=whole_words)
+def search_substrings(
+    conn: Connection, terms: list[str], *, limit: int, offset: int, within: list[int] | None = None
+):
+    return of(conn).search_substrings(conn, terms, limit=limit, offset=offset, within=within)

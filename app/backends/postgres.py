@@ -164,7 +164,7 @@ def backup(engine: Engine, target: Path) -> str:
 
 _WEIGHTS = "'{0.01, 0.02, 0.12, 0.2}'"  # D, C (body), B (signature), A (title): SQLite's 1:6:10
 
-Hits = tuple[list[tuple[int, float, str | None]], int]  # snippet None: not marked
+Hits = tuple[list[tuple[int, float, str]], int]
 
 
 def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str, body: str) -> None:
@@ -201,7 +201,12 @@ def _tsquery(kind: str, names: list[str], joiner: str) -> str:
     return "(" + f" {joiner} ".join(f"{kind}('simple', :{n})" for n in names) + ")"
 
 
-def _run(conn: Connection, columns: str, where: str, params: dict) -> tuple[list, int]:
+def _run(
+    conn: Connection, columns: str, where: str, params: dict, within: list[int] | None
+) -> tuple[list, int]:
+    if within is not None:  # a filter's entries
+        where = f"({where}) AND seq = ANY(:within)"
+        params = {**params, "within": within}
     rows = conn.execute(
         text(
             f"SELECT seq, {columns} AS score, title, signature, body FROM entry_search WHERE {where} "
@@ -216,10 +221,16 @@ def _run(conn: Connection, columns: str, where: str, params: dict) -> tuple[list
 
 
 def search_words(
-    conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int, marked: bool = True
+    conn: Connection,
+    terms: list[str],
+    *,
+    any_term: bool,
+    limit: int,
+    offset: int,
+    within: list[int] | None = None,
 ) -> Hits:
-    """(seq, score: lower is better, snippet) of entries holding the words, best first, and how many;
-    `marked=False`: no snippets (None), for a caller that marks only the rows it keeps (mark()).
+    """(seq, score: lower is better, snippet) of entries holding the words, best first, and how
+    many; with `within`, only among the entries of those numbers (a filter's).
 
     Latin-script terms match whole words (an identifier such as gpu_memory_utilization is
     a phrase of its parts); Chinese terms match through their character pairs.
@@ -243,34 +254,16 @@ def search_words(
     if not conditions:
         return [], 0
     where = (" OR " if any_term else " AND ").join(conditions)
-    rows, total = _run(conn, f"-({' + '.join(ranks)})", where, params)
-    return _marked(rows, terms, whole_words=True, marked=marked), total
+    rows, total = _run(conn, f"-({' + '.join(ranks)})", where, params, within)
+    return _marked(rows, terms, whole_words=True), total
 
 
-def _marked(
-    rows: list, terms: list[str], *, whole_words: bool, marked: bool
-) -> list[tuple[int, float, str | None]]:
-    return [
-        (
-            r[0],
-            float(r[1]),
-            _snippet(*r[2:5], terms, whole_words=whole_words) if marked else None,
-        )
-        for r in rows
-    ]
-
-
-def mark(conn: Connection, rowids: list[int], terms: list[str], *, whole_words: bool) -> dict[int, str]:
-    """The snippets of rows a search found unmarked, as the search would have marked them."""
-    rows = conn.execute(
-        text("SELECT seq, title, signature, body FROM entry_search WHERE seq = ANY(:seqs)"), {"seqs": rowids}
-    )
-    return {r[0]: _snippet(*r[1:4], terms, whole_words=whole_words) for r in rows}
-
-
-def _snippet(title: str, signature: str, body: str, terms: list[str], *, whole_words: bool) -> str:
+def _marked(rows: list, terms: list[str], *, whole_words: bool) -> list[tuple[int, float, str]]:
     # The texts in the order SQLite cuts snippets from them (fts5_terms.read_texts).
-    return marked_snippet((signature, title, body), terms, whole_words=whole_words)
+    return [
+        (seq, float(score), marked_snippet((signature, title, body), terms, whole_words=whole_words))
+        for seq, score, title, signature, body in rows
+    ]
 
 
 def _like(term: str) -> str:
@@ -279,7 +272,7 @@ def _like(term: str) -> str:
 
 
 def search_substrings(
-    conn: Connection, terms: list[str], *, limit: int, offset: int, marked: bool = True
+    conn: Connection, terms: list[str], *, limit: int, offset: int, within: list[int] | None = None
 ) -> Hits:
     """Entries holding every term as a substring (three characters or more, as with trigrams)."""
     long_terms = substring_terms(terms)
@@ -293,5 +286,5 @@ def search_substrings(
         f"(title ILIKE :{n})::int * 10 + (signature ILIKE :{n})::int * 6 + (body ILIKE :{n})::int"
         for n in names
     )
-    rows, total = _run(conn, f"-({score})", where, params)
-    return _marked(rows, long_terms, whole_words=False, marked=marked), total
+    rows, total = _run(conn, f"-({score})", where, params, within)
+    return _marked(rows, long_terms, whole_words=False), total

@@ -3,6 +3,7 @@
 app/backends/postgres.py provides the same functions; app/backends/__init__.py picks one.
 """
 
+import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,7 +188,7 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-Hits = tuple[list[tuple[int, float, str | None]], int]  # snippet None: not marked
+Hits = tuple[list[tuple[int, float, str]], int]
 
 # bm25 gives no weight to a word that more than half of the entries hold (FTS5 floors its
 # idf at 1e-6), so a query of nothing else has no ranking worth scoring every match for: at
@@ -264,7 +265,6 @@ def _run(
     limit: int,
     offset: int,
     whole_words: bool,
-    marked: bool = True,
 ) -> Hits:
     """How many match, one page of (rowid, score), then the snippets of that page only:
     snippet() in the ranking query would be computed for every match before the sort keeps
@@ -288,8 +288,6 @@ def _run(
         rows = matched.page(limit, offset)
     if not rows:
         return [], total
-    if not marked:  # the caller marks the rows it keeps (mark())
-        return [(r[0], float(r[1]), None) for r in rows], total
     rowids = [int(r[0]) for r in rows]
     if words is not None:  # kept against the index the words were read against, lowered too
         kept = words.row_texts(conn.connection.driver_connection, rowids)
@@ -298,15 +296,30 @@ def _run(
             for rowid, (texts, lower) in kept.items()
         }
     else:
-        snippets = mark(conn, rowids, terms, whole_words=whole_words)
+        snippets = _mark(conn, rowids, terms, whole_words=whole_words)
     return [(r[0], float(r[1]), snippets[r[0]]) for r in rows], total
 
 
+def _within(seqs: list[int] | None) -> tuple[str, dict]:
+    """The condition that keeps matches among the entries numbered `seqs` (None: all). `+rowid`
+    makes it a test of each match: SQLite would otherwise look each listed entry up in the
+    index, a full-text query per entry of a filter thousands long."""
+    if seqs is None:
+        return "", {}
+    return " AND +rowid IN (SELECT value FROM json_each(:within))", {"within": json.dumps(seqs)}
+
+
 def search_words(
-    conn: Connection, terms: list[str], *, any_term: bool, limit: int, offset: int, marked: bool = True
+    conn: Connection,
+    terms: list[str],
+    *,
+    any_term: bool,
+    limit: int,
+    offset: int,
+    within: list[int] | None = None,
 ) -> Hits:
-    """(rowid, score: lower is better, snippet) of entries holding the words, best first, and how many;
-    `marked=False`: no snippets (None), for a caller that marks only the rows it keeps (mark()).
+    """(rowid, score: lower is better, snippet) of entries holding the words, best first, and how
+    many; with `within`, only among the entries of those numbers (a filter's).
 
     Latin-script terms match whole words (an identifier such as gpu_memory_utilization is
     a phrase of its parts); Chinese terms match through their character pairs.
@@ -316,33 +329,34 @@ def search_words(
     pairs = joiner.join(
         "(" + " AND ".join(_quoted(p) for p in dict.fromkeys(cjk_pairs(t))) + ")" for t in chinese
     )
-    page = {"limit": limit, "offset": offset, "whole_words": True, "marked": marked}
+    page = {"limit": limit, "offset": offset, "whole_words": True}
+    more, more_params = _within(within)
     if latin:
-        more, more_params = "", {}
         if chinese and not any_term:  # FTS5 cannot OR a MATCH with another condition
-            more = " AND rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
-            more_params = {"pairs": pairs}
+            more += " AND rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
+            more_params["pairs"] = pairs
         words = joiner.join(_quoted(t) for t in latin)
         query = _Query("entry_fts_words", words, _WEIGHTS, more, more_params, every_word=not any_term)
         return _run(conn, query, terms, **page)
     if not chinese:
         return [], 0
-    query = _Query("entry_fts_cjk", pairs, "", every_word=not any_term, fields=False)
+    query = _Query("entry_fts_cjk", pairs, "", more, more_params, every_word=not any_term, fields=False)
     return _run(conn, query, chinese, **page)
 
 
 def search_substrings(
-    conn: Connection, terms: list[str], *, limit: int, offset: int, marked: bool = True
+    conn: Connection, terms: list[str], *, limit: int, offset: int, within: list[int] | None = None
 ) -> Hits:
     """Entries holding every term as a substring (trigrams: three characters or more)."""
     long_terms = substring_terms(terms)
     if not long_terms:
         return [], 0
-    query = _Query("entry_fts", " AND ".join(_quoted(t) for t in long_terms), _WEIGHTS)
-    return _run(conn, query, long_terms, limit=limit, offset=offset, whole_words=False, marked=marked)
+    match = " AND ".join(_quoted(t) for t in long_terms)
+    query = _Query("entry_fts", match, _WEIGHTS, *_within(within))
+    return _run(conn, query, long_terms, limit=limit, offset=offset, whole_words=False)
 
 
-def mark(conn: Connection, rowids: list[int], terms: list[str], *, whole_words: bool) -> dict[int, str]:
-    """The snippets of rows a search found unmarked, as the search would have marked them."""
+def _mark(conn: Connection, rowids: list[int], terms: list[str], *, whole_words: bool) -> dict[int, str]:
+    """The snippets of a page of rows, read from the index's texts."""
     texts = fts5_terms.read_texts(conn.connection.driver_connection, rowids) if rowids else {}
     return {rowid: marked_snippet(each, terms, whole_words=whole_words) for rowid, each in texts.items()}

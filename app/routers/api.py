@@ -13,7 +13,6 @@ from app.schemas.common import MAX_DOMAIN
 from app.schemas.views import EntryPage, EntryView
 from app.services.entries.catalog import Filters, list_entries, searched_entries
 from app.services.entries.read import Stamp, current_stamp, load_entry, locate
-from app.services.search.query import ranked_matches
 from app.services.search.summaries import summaries_at
 from app.web.entry_cache import serve_form
 from app.web.params import Offset
@@ -68,8 +67,8 @@ def list_errors(
     if searching and filters == Filters():
         page = search_page(request, conn, q, limit=limit, offset=offset, stamp=stamp)
     else:
-        ranked = ranked_matches(session, q) if searching else None
-        data, count = list_entries(session, filters, limit=limit, offset=offset, ranked=ranked)
+        words = q if searching else None
+        data, count = list_entries(session, filters, limit=limit, offset=offset, q=words)
         items = [e.model_dump(mode="json") for e in data]
         page = entry_page(request, items, count, limit=limit, offset=offset)
     return serve_form(request, page, (), stamp, request.app.state.list_forms)

@@ -67,6 +67,41 @@ def test_search_filters_combine_with_domain(reader):
         assert [e["snippet"] for e in filtered] == [marked[e["id"]] for e in filtered], q
 
 
+def _all_pages(reader, params: dict) -> tuple[list[dict], set[int]]:
+    items, counts, offset = [], set(), 0
+    while True:
+        page = reader.get("/api/v1/errors", params={**params, "limit": 50, "offset": offset}).json()
+        items += page["data"]
+        counts.add(page["count"])
+        if not page["next"]:
+            return items, counts
+        offset += 50
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"q": "error", "domain": "git"},
+        {"q": "memory", "domain": "pytorch"},
+        {"q": "permission denied", "domain": "docker"},
+        {"q": "显存", "domain": "cuda"},
+        {"q": "version", "category": "compatibility_error"},
+        {"q": "memory", "component": "vllm"},
+    ],
+)
+def test_a_filtered_search_lists_and_counts_every_match_of_the_filter(reader, params):
+    """The same entries as the search without the filter holds of that domain, category or
+    component, each once, and their number as the count."""
+    q, (name, value) = params["q"], next((k, v) for k, v in params.items() if k != "q")
+    everywhere, _ = _all_pages(reader, {"q": q})
+    listed, _ = _all_pages(reader, {name: value})
+    among = {e["id"] for e in listed}
+    expected = [e["id"] for e in everywhere if e["id"] in among]
+    filtered, counts = _all_pages(reader, params)
+    assert expected, params  # the case finds something to filter
+    assert sorted(e["id"] for e in filtered) == sorted(expected) and counts == {len(expected)}
+
+
 def test_list_filters_by_affected_version(reader):
     affected = reader.get("/api/v1/errors", params={"component": "vllm", "version": "0.4.2"}).json()
     assert SEED_ID in [e["id"] for e in affected["data"]]

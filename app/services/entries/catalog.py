@@ -11,7 +11,7 @@ from app.schemas.views import DomainCount, EntrySummary
 from app.services.entries.aliases import CANONICAL
 from app.services.entries.read import summary
 from app.services.entries.versions import covers
-from app.services.search.query import Ranked, highlight, matching_entries
+from app.services.search.query import highlight, matching_entries
 from app.services.search.summaries import SummaryReader
 
 
@@ -40,7 +40,7 @@ def _affected(session: Session, component: str, version: str | None):
     return col(Entry.id).in_(select(VersionRow.entry_id).where(*named)) | col(Entry.id).in_(merged)
 
 
-def _filtered(session: Session, filters: Filters, ids: list[str] | None):
+def _filtered(session: Session, filters: Filters):
     query = select(Entry).where(CANONICAL)
     if filters.domain:
         query = query.where(Entry.domain == filters.domain)
@@ -48,8 +48,6 @@ def _filtered(session: Session, filters: Filters, ids: list[str] | None):
         query = query.where(Entry.category == filters.category)
     if filters.component:
         query = query.where(_affected(session, filters.component, filters.version))
-    if ids is not None:
-        query = query.where(col(Entry.id).in_(ids))
     return query
 
 
@@ -59,28 +57,42 @@ def list_entries(
     *,
     limit: int,
     offset: int,
-    ranked: Ranked | None = None,
+    q: str | None = None,
 ) -> tuple[list[EntrySummary], int]:
-    """A page of entries, and how many match in all. `ranked` (a search's matches, best
-    first) narrows the list to those and keeps their order; the page's are marked."""
-    query = _filtered(session, filters, list(ranked.seqs) if ranked is not None else None)
-    if ranked is None and not filters.component:  # a list index gives the page in order
+    """A page of entries, and how many match in all; with `q`, the filter's entries that match
+    the search, best first, the page's marked."""
+    query = _filtered(session, filters)
+    if q is not None:
+        return _searched(session, query, q, limit=limit, offset=offset)
+    if not filters.component:  # a list index gives the page in order
         total = session.exec(select(func.count()).select_from(query.subquery())).one()
         rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
         return [summary(e) for e in rows], total
-    # Search results or a component's entries come from a list of ids or a subquery, in no
-    # index's order: the keys of them all are read once (their number is the count) and
-    # ordered, and only the page's rows are read. Counting, then sorting whole rows, took
-    # 100 ms for a component's 6,000 entries at 100,000 entries.
+    # A component's entries come from a subquery, in no index's order: the keys of them all
+    # are read once (their number is the count) and ordered, and only the page's rows are
+    # read. Counting, then sorting whole rows, took 100 ms for a component's 6,000 entries
+    # at 100,000 entries.
     keys = select(Entry.domain, Entry.id).where(query.whereclause).order_by(Entry.domain, Entry.id)
     ids = [entry_id for _, entry_id in session.exec(keys)]
-    if ranked is not None:
-        rank = {entry_id: n for n, entry_id in enumerate(ranked.seqs)}
-        ids.sort(key=rank.__getitem__)
     page = ids[offset : offset + limit]
     rows = {e.id: e for e in session.exec(select(Entry).where(col(Entry.id).in_(page)))}
-    snippets = ranked.snippets(session.connection(), page) if ranked is not None else {}
-    return [summary(rows[i], snippets.get(i)) for i in page], len(ids)
+    return [summary(rows[i]) for i in page], len(ids)
+
+
+def _searched(session: Session, query, q: str, *, limit: int, offset: int) -> tuple[list[EntrySummary], int]:
+    """The search run among the filter's entries (their numbers read first), so that every
+    match of the filter is ranked and counted, not only those among the base's best."""
+    within = list(session.exec(select(Entry.seq).where(query.whereclause)))
+    if not within:
+        return [], 0
+
+    def read(_conn: Connection, seqs: list[int]) -> dict[int, Entry]:
+        return {e.seq: e for e in session.exec(select(Entry).where(col(Entry.seq).in_(seqs)))}
+
+    found, total = matching_entries(
+        session.connection(), q, limit=limit, offset=offset, read=read, within=within
+    )
+    return [summary(e, str(highlight(snippet))) for e, snippet in found], total
 
 
 def searched_entries(

@@ -10,9 +10,8 @@ from sqlalchemy import Connection
 from sqlmodel import Session
 
 from app import backends
-from app.backends.text import substring_terms
 from app.schemas.common import Text
-from app.services.search.summaries import SummaryReader, read_ids, read_summaries
+from app.services.search.summaries import SummaryReader, read_summaries
 
 MAX_TERMS = 16
 T = TypeVar("T")
@@ -48,30 +47,20 @@ def highlight(snippet: str) -> Markup:
     return Markup(safe.replace(backends.HIGHLIGHT_START, "<mark>").replace(backends.HIGHLIGHT_END, "</mark>"))
 
 
-@dataclass(frozen=True)
-class Marking:
-    """How a search's matches are marked: the terms it matched them by, as whole words or
-    substrings."""
-
-    terms: list[str]
-    whole_words: bool
-
-
-def _matches(conn: Connection, query: str, *, limit: int, offset: int, marked: bool = True):
+def _matches(conn: Connection, query: str, *, limit: int, offset: int, within: list[int] | None):
     """Whole words first; then substrings (a fragment of an identifier); then any word. The
-    rows (seq, score, snippet or None when not `marked`), how many match, and how to mark them."""
+    page's rows (seq, score, snippet) and how many match; `within`: among those entries only."""
     words = terms(query)
     if not words:
-        return [], 0, Marking(words, True)
-    page = {"limit": limit, "offset": offset, "marked": marked}
+        return [], 0
+    page = {"limit": limit, "offset": offset, "within": within}
     rows, total = backends.search_words(conn, words, any_term=False, **page)
     if total:
-        return rows, total, Marking(words, True)
+        return rows, total
     rows, total = backends.search_substrings(conn, words, **page)
     if total or len(words) == 1:
-        return rows, total, Marking(substring_terms(words), False)
-    rows, total = backends.search_words(conn, words, any_term=True, **page)
-    return rows, total, Marking(words, True)
+        return rows, total
+    return backends.search_words(conn, words, any_term=True, **page)
 
 
 # How a page of matches is read: entry numbers -> what the caller lists of each entry.
@@ -79,12 +68,19 @@ PageReader = Callable[[Connection, list[int]], dict[int, T]]
 
 
 def matching_entries(
-    conn: Connection, query: str, *, limit: int = 20, offset: int = 0, read: PageReader[T]
+    conn: Connection,
+    query: str,
+    *,
+    limit: int = 20,
+    offset: int = 0,
+    read: PageReader[T],
+    within: list[int] | None = None,
 ) -> tuple[list[tuple[T, str]], int]:
     """One page of matches, best first, as (what `read` gives of the entry, raw snippet), and
-    how many match: only that page is read and given snippets. On a bare connection: a search
-    needs no ORM session, whose set-up and close cost more than the search itself."""
-    rows, total, _ = _matches(conn, query, limit=limit, offset=offset)
+    how many match: only that page is read and given snippets. `within`: the entry numbers a
+    filter leaves (None: every entry). On a bare connection: a search needs no ORM session,
+    whose set-up and close cost more than the search itself."""
+    rows, total = _matches(conn, query, limit=limit, offset=offset, within=within)
     if not rows:
         return [], total
     entries = read(conn, [r[0] for r in rows])
@@ -117,29 +113,3 @@ def search_entries(
         for e, snippet in summaries_found
     ]
     return hits, total
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """A search's matches best first, as entry id -> seq, marked only when a page of them is
-    chosen: marking a thousand matches to show twenty took most of a search with filters."""
-
-    seqs: dict[str, int]
-    marking: Marking
-
-    def snippets(self, conn: Connection, ids: list[str]) -> dict[str, str]:
-        """Entry id -> highlighted snippet, for `ids` among the matches."""
-        marking = self.marking
-        marked = backends.mark(
-            conn, [self.seqs[i] for i in ids], marking.terms, whole_words=marking.whole_words
-        )
-        return {i: str(highlight(marked[self.seqs[i]])) for i in ids if self.seqs[i] in marked}
-
-
-def ranked_matches(session: Session, query: str, limit: int = 1000) -> Ranked:
-    """The best `limit` matches, unmarked: the ids only are read, as a filter intersects
-    them with its own list."""
-    conn = session.connection()
-    rows, _, marking = _matches(conn, query, limit=limit, offset=0, marked=False)
-    ids = read_ids(conn, [r[0] for r in rows]) if rows else {}
-    return Ranked({ids[seq]: seq for seq, _, _ in rows if seq in ids}, marking)

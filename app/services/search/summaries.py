@@ -43,7 +43,6 @@ _HELD = 2700
 # Built once: composing the statement again for each search costs more than running it.
 _NUMBERED = col(Entry.seq).in_(bindparam("seqs", expanding=True))
 _PAGE = select(Entry.seq, *SUMMARY_COLUMNS).where(_NUMBERED)
-_IDS = select(Entry.seq, Entry.id).where(_NUMBERED)
 
 
 def listed(entry: EntrySummary) -> Listed:
@@ -53,12 +52,6 @@ def listed(entry: EntrySummary) -> Listed:
 def read_summaries(conn: Connection, seqs: list[int]) -> dict[int, Listed]:
     """List items (without a snippet) of the entries numbered `seqs` that exist."""
     return {row.seq: listed(summary(row)) for row in conn.execute(_PAGE, {"seqs": seqs})}
-
-
-def read_ids(conn: Connection, seqs: list[int]) -> dict[int, str]:
-    """The ids of the entries numbered `seqs` that exist: all a caller wanting only the
-    order of the results needs."""
-    return dict(conn.execute(_IDS, {"seqs": seqs}).all())
 
 
 def footprint(kept: Listed) -> int:
