@@ -79,14 +79,23 @@ def _partial(condition: str) -> dict:
 # or without a domain, reads its own index in the same order; the figures count sources
 # from theirs. An index that counts ends with canonical_id (NULL in all its rows): SQLite
 # reads the row for a column its WHERE names unless the index holds it. Aliases are looked
-# up by the entry they point to, in an index of aliases alone.
-Index("ix_entry_listed", Entry.domain, Entry.id, Entry.canonical_id, **_partial("canonical_id IS NULL"))
+# up by the entry they point to, in an index of aliases alone. The domain's and the
+# category's indexes end with the entry number, which a search among their entries reads.
+Index(
+    "ix_entry_listed",
+    Entry.domain,
+    Entry.id,
+    Entry.canonical_id,
+    Entry.seq,
+    **_partial("canonical_id IS NULL"),
+)
 Index(
     "ix_entry_categorized",
     Entry.category,
     Entry.domain,
     Entry.id,
     Entry.canonical_id,
+    Entry.seq,
     **_partial("canonical_id IS NULL"),
 )
 Index("ix_entry_sourced", Entry.source, Entry.canonical_id, **_partial("canonical_id IS NULL"))

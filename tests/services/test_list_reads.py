@@ -89,6 +89,22 @@ def test_a_components_list_reads_the_versions_index_alone(engine):
         assert "INDEX ix_entry_version_affected" in plan, plan
 
 
+@pytest.mark.sqlite_only
+def test_a_search_among_a_domains_or_a_categorys_entries_reads_their_numbers_from_the_index(engine):
+    """Migration 0013: the numbers come from the index alone, never from each entry's row."""
+    with Session(engine) as session:
+        domain, category = session.exec(select(Entry.domain, Entry.category).order_by(Entry.id)).first()
+    ran = _statements(engine)
+    with Session(engine) as session:
+        for filters in (Filters(domain=domain), Filters(category=category)):
+            found, total = list_entries(session, filters, limit=5, offset=0, q="error")
+            assert found and total >= len(found)
+    numbers = [_plan(engine, *each) for each in ran if each[0].lstrip().startswith("SELECT entry.seq")]
+    assert len(numbers) == 2
+    for plan, name in zip(numbers, ("listed", "categorized"), strict=True):
+        assert f"COVERING INDEX ix_entry_{name}" in plan, plan
+
+
 def test_recent_and_most_reported_keep_their_order_and_leave_aliases_out(engine):
     with Session(engine) as session:
         ids = session.exec(select(Entry.id).order_by(Entry.id)).all()
