@@ -65,6 +65,16 @@ def test_the_list_of_one_category_holds_every_entry_of_it_and_no_other(session):
     assert total == len(everything) > count
 
 
+@pytest.mark.parametrize("query", ["error", "memory utilization", "utilizat", "显存"])
+def test_a_list_searched_with_no_filter_is_the_search_itself(session, query):
+    """The whole base is searched without reading its entry numbers first: the same hits, in
+    the same order, with the same count and marks, as the search."""
+    hits, total = search_entries(session, query, limit=50)
+    listed, count = list_entries(session, Filters(), limit=50, offset=0, q=query)
+    assert count == total > 0
+    assert [(e.id, e.snippet) for e in listed] == [(h.id, str(h.snippet)) for h in hits]
+
+
 def test_search_falls_back_to_any_word_when_all_words_find_nothing(session):
     hits, total = search_entries(session, "frobnicate zzzqqq-nothing")
     assert total >= 1 and hits[0].id == "demo/full-bilingual"

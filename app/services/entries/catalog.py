@@ -63,7 +63,8 @@ def list_entries(
     the search, best first, the page's marked."""
     query = _filtered(session, filters)
     if q is not None:
-        return _searched(session, query, q, limit=limit, offset=offset)
+        every = filters == Filters()  # a search of the whole base, with no numbers to read
+        return _searched(session, None if every else query, q, limit=limit, offset=offset)
     if not filters.component:  # a list index gives the page in order
         total = session.exec(select(func.count()).select_from(query.subquery())).one()
         rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
@@ -80,10 +81,11 @@ def list_entries(
 
 
 def _searched(session: Session, query, q: str, *, limit: int, offset: int) -> tuple[list[EntrySummary], int]:
-    """The search run among the filter's entries (their numbers read first), so that every
-    match of the filter is ranked and counted, not only those among the base's best."""
-    within = list(session.exec(select(Entry.seq).where(query.whereclause)))
-    if not within:
+    """The search run among the filter's entries (their numbers read first; `query` None:
+    every entry), so that every match of the filter is ranked and counted, not only those
+    among the base's best."""
+    within = None if query is None else list(session.exec(select(Entry.seq).where(query.whereclause)))
+    if within == []:
         return [], 0
 
     def read(_conn: Connection, seqs: list[int]) -> dict[int, Entry]:
