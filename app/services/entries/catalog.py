@@ -12,7 +12,7 @@ from app.services.entries.aliases import CANONICAL
 from app.services.entries.read import summary
 from app.services.entries.versions import covers
 from app.services.search.query import highlight, matching_entries
-from app.services.search.summaries import SummaryReader
+from app.services.search.summaries import SummaryReader, summary_rows
 
 
 @dataclass(frozen=True)
@@ -63,8 +63,15 @@ def list_entries(
     the search, best first, the page's marked."""
     query = _filtered(session, filters)
     if q is not None:
-        every = filters == Filters()  # a search of the whole base, with no numbers to read
-        return _searched(session, None if every else query, q, limit=limit, offset=offset)
+        # The search runs among the filter's entries, their numbers read first (none to read
+        # for the whole base), so every match of the filter is ranked and counted.
+        every = filters == Filters()
+        within = None if every else list(session.exec(select(Entry.seq).where(query.whereclause)))
+        if within == []:
+            return [], 0
+        page = {"limit": limit, "offset": offset, "read": summary_rows, "within": within}
+        found, total = matching_entries(session.connection(), q, **page)
+        return [summary(row, str(highlight(snippet))) for row, snippet in found], total
     if not filters.component:  # a list index gives the page in order
         total = session.exec(select(func.count()).select_from(query.subquery())).one()
         rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
@@ -80,29 +87,12 @@ def list_entries(
     return [summary(rows[i]) for i in page], len(ids)
 
 
-def _searched(session: Session, query, q: str, *, limit: int, offset: int) -> tuple[list[EntrySummary], int]:
-    """The search run among the filter's entries (their numbers read first; `query` None:
-    every entry), so that every match of the filter is ranked and counted, not only those
-    among the base's best."""
-    within = None if query is None else list(session.exec(select(Entry.seq).where(query.whereclause)))
-    if within == []:
-        return [], 0
-
-    def read(_conn: Connection, seqs: list[int]) -> dict[int, Entry]:
-        return {e.seq: e for e in session.exec(select(Entry).where(col(Entry.seq).in_(seqs)))}
-
-    found, total = matching_entries(
-        session.connection(), q, limit=limit, offset=offset, read=read, within=within
-    )
-    return [summary(e, str(highlight(snippet))) for e, snippet in found], total
-
-
 def searched_entries(
     conn: Connection, query: str, *, limit: int, offset: int, summaries: SummaryReader
 ) -> tuple[list[dict], int]:
     """A page of search results with no other filter, as JSON list items: ranked and loaded a
-    page at a time, rather than ranking every match to intersect it with filters. `summaries`
-    may give kept ones: each item is a copy with its snippet, never the kept one changed."""
+    page at a time. `summaries` may give kept ones: each item is a copy with its snippet,
+    never the kept one changed."""
     found, total = matching_entries(conn, query, limit=limit, offset=offset, read=summaries)
     return [{**kept.json, "snippet": str(highlight(snippet))} for kept, snippet in found], total
 

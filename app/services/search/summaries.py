@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import Connection, Row, bindparam, select
 from sqlmodel import col
 
 from app.kept import KeptReads
@@ -49,9 +49,14 @@ def listed(entry: EntrySummary) -> Listed:
     return Listed(entry, entry.model_dump(mode="json"))
 
 
+def summary_rows(conn: Connection, seqs: list[int]) -> dict[int, Row]:
+    """The SUMMARY_COLUMNS of the entries numbered `seqs` that exist."""
+    return {row.seq: row for row in conn.execute(_PAGE, {"seqs": seqs})}
+
+
 def read_summaries(conn: Connection, seqs: list[int]) -> dict[int, Listed]:
     """List items (without a snippet) of the entries numbered `seqs` that exist."""
-    return {row.seq: listed(summary(row)) for row in conn.execute(_PAGE, {"seqs": seqs})}
+    return {seq: listed(summary(row)) for seq, row in summary_rows(conn, seqs).items()}
 
 
 def footprint(kept: Listed) -> int:
