@@ -91,15 +91,25 @@ def marked_snippet(
 ) -> str:
     """The window of about 2 x `width` characters where the most distinct terms are found
     together, in the first of `texts` that has the most, its matches marked as FTS5's
-    snippet() marks them; cut at spaces, with an ellipsis where text was left out. `lower`:
-    the texts already `lowered`, where the caller keeps them."""
+    snippet() marks them; cut at spaces, with an ellipsis where text was left out. A text
+    that fits in the window (most signatures and titles) is shown whole, marked with the
+    matches that chose it. `lower`: the texts already `lowered`, where the caller keeps them."""
     patterns = _term_patterns(tuple(terms), whole_words)
-    span = 2 * width - width // 2  # what may follow the window's first match
+    size = 2 * width
+    span = size - width // 2  # what may follow the window's first match
     best: tuple[int, int, int] | None = None  # (distinct terms, text, start)
+    marks: list[tuple[int, int, int]] | None = None  # the best text's matches, when it is shown whole
     for n, text_ in enumerate(texts):
         if not patterns or best is not None and best[0] == len(patterns):
             break  # every term in one window: no later window can do better
-        found = _found(lower[n] if lower else lowered(text_), patterns)
+        low = lower[n] if lower else lowered(text_)
+        if len(text_) <= size:
+            found = _found(low, patterns, limit=None)
+            distinct = len({term for _, _, term in found})
+            if distinct and (best is None or distinct > best[0]):
+                best, marks = (distinct, n, 0), found
+            continue
+        found = _found(low, patterns)
         inside: dict[int, int] = {}  # term -> its matches in the window from `start`
         last = 0
         for start, _, group in found:
@@ -107,12 +117,14 @@ def marked_snippet(
                 inside[found[last][2]] = inside.get(found[last][2], 0) + 1
                 last += 1
             if best is None or len(inside) > best[0]:
-                best = (len(inside), n, start)
+                best, marks = (len(inside), n, start), None
             inside[group] -= 1
             if not inside[group]:
                 del inside[group]
     n, start = (best[1], max(0, best[2] - width // 2)) if best else (0, 0)
-    return _window(texts[n], lower[n] if lower else None, start, start + 2 * width, patterns)
+    if len(texts[n]) <= size:  # the text that chose the window, or none had a match
+        return _marked(texts[n], marks or [])
+    return _window(texts[n], lower[n] if lower else None, start, start + size, patterns)
 
 
 def _window(
@@ -125,13 +137,22 @@ def _window(
         space = text_.rfind(" ", max(start, end - 20), end)
         end = space if space != -1 else end
     window = text_[start:end]
-    parts, at = [], 0
     marked = lower[start:end] if lower is not None else lowered(window)
-    for match_start, match_end, _ in _found(marked, patterns, limit=None):
-        parts += [window[at:match_start], HIGHLIGHT_START, window[match_start:match_end], HIGHLIGHT_END]
+    return (
+        ("…" if start else "")
+        + _marked(window, _found(marked, patterns, limit=None))
+        + ("…" if end < len(text_) else "")
+    )
+
+
+def _marked(text_: str, found: list[tuple[int, int, int]]) -> str:
+    """`text_` with its matches `found` (start, end, term; in order, none overlapping) marked."""
+    parts, at = [], 0
+    for match_start, match_end, _ in found:
+        parts += [text_[at:match_start], HIGHLIGHT_START, text_[match_start:match_end], HIGHLIGHT_END]
         at = match_end
-    parts.append(window[at:])
-    return ("…" if start else "") + "".join(parts) + ("…" if end < len(text_) else "")
+    parts.append(text_[at:])
+    return "".join(parts)
 
 
 def total_of_page(rows: list, limit: int, offset: int) -> int | None:

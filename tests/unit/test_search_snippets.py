@@ -83,3 +83,9 @@ def test_no_match_shows_the_start_of_the_first_text():
 def test_operator_characters_are_plain_text():
     assert shown(marked_snippet(("NEAR(a b) failed",), ["near("], whole_words=False)) == "[NEAR(]a b) failed"
     assert marked_snippet(("(",), ["(*"], whole_words=True) == "("
+
+
+def test_a_text_that_fits_in_the_window_is_shown_whole_wherever_its_match_is():
+    text = "RuntimeError: a long preamble of words the reader needs before the error: CUDA out of memory"
+    assert len(text) <= 120
+    assert shown(marked_snippet((text,), ["memory"], whole_words=True)) == text.replace("memory", "[memory]")
