@@ -81,6 +81,26 @@ def _found(
     return [m for n, m in enumerate(found) if not n or m[0] >= found[n - 1][1]]
 
 
+def _lines(
+    lower: str, found: list[tuple[int, int, int]]
+) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
+    """(start, end, matches) of each line of `lower` that holds a match of `found` (in text
+    order), the matches' offsets in `lower`; a match that runs on past its line is left out."""
+    if not found or "\n" not in lower:  # one line, that each match keeps to
+        return [(0, len(lower), found)] if found else []
+    lines: list[tuple[int, int, list[tuple[int, int, int]]]] = []
+    for match in found:
+        if lines and match[0] < lines[-1][1]:
+            held = lines[-1]
+        else:
+            end = lower.find("\n", match[0])
+            held = (lower.rfind("\n", 0, match[0]) + 1, len(lower) if end == -1 else end, [])
+            lines.append(held)
+        if match[1] <= held[1]:
+            held[2].append(match)
+    return [line for line in lines if line[2]]
+
+
 def marked_snippet(
     texts: tuple[str, ...],
     terms: list[str],
@@ -91,40 +111,52 @@ def marked_snippet(
 ) -> str:
     """The window of about 2 x `width` characters where the most distinct terms are found
     together, in the first of `texts` that has the most, its matches marked as FTS5's
-    snippet() marks them; cut at spaces, with an ellipsis where text was left out. A text
-    that fits in the window (most signatures and titles) is shown whole, marked with the
-    matches that chose it. `lower`: the texts already `lowered`, where the caller keeps them."""
+    snippet() marks them; cut at spaces, with an ellipsis where text of its line was left
+    out. A window keeps to one line: the lines of a text are parts of their own (a title in
+    English, in Chinese, the entry's id; a section of the body). A line that fits in the
+    window (most signatures and titles) is shown whole. `lower`: the texts already
+    `lowered`, where the caller keeps them."""
     patterns = _term_patterns(tuple(terms), whole_words)
     size = 2 * width
     span = size - width // 2  # what may follow the window's first match
-    best: tuple[int, int, int] | None = None  # (distinct terms, text, start)
-    marks: list[tuple[int, int, int]] | None = None  # the best text's matches, when it is shown whole
+    best: tuple[int, int, int, int, int] | None = (
+        None  # (distinct terms, text, line start, end, window start)
+    )
+    marks: list[tuple[int, int, int]] | None = None  # the best line's matches, when all are known
     for n, text_ in enumerate(texts):
         if not patterns or best is not None and best[0] == len(patterns):
             break  # every term in one window: no later window can do better
+        every = len(text_) <= size  # a short text's matches are all found, a long one's first ones
         low = lower[n] if lower else lowered(text_)
-        if len(text_) <= size:
-            found = _found(low, patterns, limit=None)
-            distinct = len({term for _, _, term in found})
-            if distinct and (best is None or distinct > best[0]):
-                best, marks = (distinct, n, 0), found
-            continue
-        found = _found(low, patterns)
-        inside: dict[int, int] = {}  # term -> its matches in the window from `start`
-        last = 0
-        for start, _, group in found:
-            while last < len(found) and found[last][0] < start + span:
-                inside[found[last][2]] = inside.get(found[last][2], 0) + 1
-                last += 1
-            if best is None or len(inside) > best[0]:
-                best, marks = (len(inside), n, start), None
-            inside[group] -= 1
-            if not inside[group]:
-                del inside[group]
-    n, start = (best[1], max(0, best[2] - width // 2)) if best else (0, 0)
-    if len(texts[n]) <= size:  # the text that chose the window, or none had a match
-        return _marked(texts[n], marks or [])
-    return _window(texts[n], lower[n] if lower else None, start, start + size, patterns)
+        for first, last, found in _lines(low, _found(low, patterns, limit=None if every else _FIRST)):
+            if last - first <= size:
+                distinct = len({term for _, _, term in found})
+                if best is None or distinct > best[0]:
+                    best, marks = (distinct, n, first, last, first), found if every else None
+                continue
+            inside: dict[int, int] = {}  # term -> its matches in the window from `start`
+            following = 0
+            for start, _, group in found:
+                while following < len(found) and found[following][0] < start + span:
+                    inside[found[following][2]] = inside.get(found[following][2], 0) + 1
+                    following += 1
+                if best is None or len(inside) > best[0]:
+                    best, marks = (len(inside), n, first, last, start), None
+                inside[group] -= 1
+                if not inside[group]:
+                    del inside[group]
+    if best is None:  # no match: the first line of the first text
+        end = texts[0].find("\n")
+        best = (0, 0, 0, len(texts[0]) if end == -1 else end, 0)
+    _, n, first, last, start = best
+    line = texts[n][first:last]
+    low = lower[n][first:last] if lower else lowered(line)
+    if len(line) <= size:
+        if marks is None:
+            return _marked(line, _found(low, patterns, limit=None))
+        return _marked(line, [(a - first, b - first, term) for a, b, term in marks])
+    start = max(0, start - first - width // 2)
+    return _window(line, low, start, start + size, patterns)
 
 
 def _window(

@@ -89,3 +89,27 @@ def test_a_text_that_fits_in_the_window_is_shown_whole_wherever_its_match_is():
     text = "RuntimeError: a long preamble of words the reader needs before the error: CUDA out of memory"
     assert len(text) <= 120
     assert shown(marked_snippet((text,), ["memory"], whole_words=True)) == text.replace("memory", "[memory]")
+
+
+def test_a_snippet_keeps_to_one_line_of_its_text():
+    title = "\n".join(
+        (
+            "vLLM start-up check: no available memory for the KV cache blocks",
+            "vLLM 启动检查失败：没有可用于 KV 缓存块的显存",
+            "llm/vllm-no-cache-blocks",
+            "resource_error",
+        )
+    )
+    assert shown(marked_snippet(("ValueError: no blocks", title), ["kv", "cache"], whole_words=True)) == (
+        "vLLM start-up check: no available memory for the [KV] [cache] blocks"
+    )
+    assert (
+        shown(marked_snippet((title,), ["显存"], whole_words=True))
+        == "vLLM 启动检查失败：没有可用于 KV 缓存块的[显存]"
+    )
+
+
+def test_a_long_line_is_cut_within_itself():
+    body = "first section\n" + "word " * 40 + "target\nlast section follows here"
+    snippet = shown(marked_snippet((body,), ["target"], whole_words=True, width=20))
+    assert snippet.startswith("…word") and snippet.endswith("[target]")
