@@ -38,15 +38,16 @@ def _term_patterns(terms: tuple[str, ...], whole_words: bool) -> tuple[tuple[str
 @lru_cache(maxsize=4096)  # by term, not by query: new queries are mostly of words asked before
 def _term_pattern(term: str, whole_words: bool) -> tuple[str, re.Pattern, bool] | None:
     """A Latin-script term in a word search is matched as the index matched it: whole words,
-    its parts joined by any separator (gpu_memory_utilization is also gpu-memory-utilization);
-    Chinese, or any term in a substring search, anywhere. The pattern starts with the term
+    its parts joined by any separator but a line break (gpu_memory_utilization is also
+    gpu-memory-utilization; a snippet keeps to one line); Chinese, or any term in a substring
+    search, anywhere. The pattern starts with the term
     itself, never a look-behind or an alternation, so the regex engine jumps to where it can
     begin. None for a term with no letter or digit in a word search."""
     if whole_words and not CJK_RUN.search(term):
         parts = _WORD.findall(term.lower())
         if not parts:
             return None
-        joined = r"[\W_]+".join(map(re.escape, parts))
+        joined = r"(?:[^\w\n]|_)+".join(map(re.escape, parts))
         return parts[0], re.compile(joined + r"(?![^\W_])"), True
     return term.lower(), re.compile(re.escape(term.lower())), False
 
@@ -63,7 +64,7 @@ def _found(
     lower: str, patterns: tuple[tuple[str, re.Pattern, bool], ...], limit: int | None = _FIRST
 ) -> list[tuple[int, int, int]]:
     """(start, end, term) of the first `limit` matches of each term in a lowered text, in
-    text order (all of them with None), overlaps left out."""
+    text order (all of them with None); a match that overlaps one kept before it is left out."""
     found = []
     for term, (first, pattern, whole) in enumerate(patterns):
         if first not in lower:  # far cheaper than starting the regex engine
@@ -78,27 +79,51 @@ def _found(
             if kept == limit:
                 break
     found.sort()
-    return [m for n, m in enumerate(found) if not n or m[0] >= found[n - 1][1]]
+    kept, end = [], 0
+    for match in found:
+        if match[0] >= end:
+            kept.append(match)
+            end = match[1]
+    return kept
+
+
+def _line_end(text_: str, at: int) -> int:
+    """Where the line holding offset `at` ends (before its line break, and a CR before it)."""
+    end = text_.find("\n", at)
+    end = len(text_) if end == -1 else end
+    return end - 1 if end > at and text_[end - 1] == "\r" else end
 
 
 def _lines(
-    lower: str, found: list[tuple[int, int, int]]
+    lower: str, patterns: tuple[tuple[str, re.Pattern, bool], ...], *, short: bool
 ) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
-    """(start, end, matches) of each line of `lower` that holds a match of `found` (in text
-    order), the matches' offsets in `lower`; a match that runs on past its line is left out."""
-    if not found or "\n" not in lower:  # one line, that each match keeps to
+    """(start, end, matches) of each line of a lowered text that holds a match, in text order,
+    the matches' offsets in the text. In a long text only the first matches of each term are
+    looked for, as a common word may be in every line (_FIRST); a line that lacks a term cut
+    short that way is looked through again, whole."""
+    found = _found(lower, patterns, limit=None if short else _FIRST)
+    if not found or "\n" not in lower:
         return [(0, len(lower), found)] if found else []
     lines: list[tuple[int, int, list[tuple[int, int, int]]]] = []
     for match in found:
         if lines and match[0] < lines[-1][1]:
-            held = lines[-1]
+            lines[-1][2].append(match)
         else:
-            end = lower.find("\n", match[0])
-            held = (lower.rfind("\n", 0, match[0]) + 1, len(lower) if end == -1 else end, [])
-            lines.append(held)
-        if match[1] <= held[1]:
-            held[2].append(match)
-    return [line for line in lines if line[2]]
+            lines.append((lower.rfind("\n", 0, match[0]) + 1, _line_end(lower, match[0]), [match]))
+    if short or len(found) < _FIRST:
+        return lines
+    counts: dict[int, int] = {}
+    for _, _, term in found:
+        counts[term] = counts.get(term, 0) + 1
+    cut = {term for term, count in counts.items() if count == _FIRST}
+    if not cut:
+        return lines
+    return [
+        (start, end, held)
+        if cut <= {term for _, _, term in held}
+        else (start, end, [(a + start, b + start, t) for a, b, t in _found(lower[start:end], patterns, None)])
+        for start, end, held in lines
+    ]
 
 
 def marked_snippet(
@@ -126,13 +151,13 @@ def marked_snippet(
     for n, text_ in enumerate(texts):
         if not patterns or best is not None and best[0] == len(patterns):
             break  # every term in one window: no later window can do better
-        every = len(text_) <= size  # a short text's matches are all found, a long one's first ones
         low = lower[n] if lower else lowered(text_)
-        for first, last, found in _lines(low, _found(low, patterns, limit=None if every else _FIRST)):
+        short = len(text_) <= size  # its matches all found: they mark it
+        for first, last, found in _lines(low, patterns, short=short):
             if last - first <= size:
                 distinct = len({term for _, _, term in found})
                 if best is None or distinct > best[0]:
-                    best, marks = (distinct, n, first, last, first), found if every else None
+                    best, marks = (distinct, n, first, last, first), found if short else None
                 continue
             inside: dict[int, int] = {}  # term -> its matches in the window from `start`
             following = 0
@@ -145,18 +170,17 @@ def marked_snippet(
                 inside[group] -= 1
                 if not inside[group]:
                     del inside[group]
-    if best is None:  # no match: the first line of the first text
-        end = texts[0].find("\n")
-        best = (0, 0, 0, len(texts[0]) if end == -1 else end, 0)
+    if best is None:  # no match: the first line of the first text that holds anything
+        first = len(texts[0]) - len(texts[0].lstrip("\r\n"))
+        best = (0, 0, first, _line_end(texts[0], first), first)
     _, n, first, last, start = best
     line = texts[n][first:last]
-    low = lower[n][first:last] if lower else lowered(line)
     if len(line) <= size:
         if marks is None:
-            return _marked(line, _found(low, patterns, limit=None))
+            return _marked(line, _found(lowered(line), patterns, limit=None))
         return _marked(line, [(a - first, b - first, term) for a, b, term in marks])
     start = max(0, start - first - width // 2)
-    return _window(line, low, start, start + size, patterns)
+    return _window(line, lower[n][first:last] if lower else None, start, start + size, patterns)
 
 
 def _window(

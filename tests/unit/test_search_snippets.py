@@ -113,3 +113,25 @@ def test_a_long_line_is_cut_within_itself():
     body = "first section\n" + "word " * 40 + "target\nlast section follows here"
     snippet = shown(marked_snippet((body,), ["target"], whole_words=True, width=20))
     assert snippet.startswith("…word") and snippet.endswith("[target]")
+
+
+def test_no_line_break_reaches_a_snippet():
+    assert shown(marked_snippet(("first line here\r\nsecond KV line\r\n",), ["kv"], whole_words=True)) == (
+        "second [KV] line"
+    )
+    assert marked_snippet(("\nsecond line",), ["absent"], whole_words=True) == "second line"
+    # An identifier's parts are joined across any separator but a line break, as a window is.
+    assert shown(marked_snippet(("GPU\nmemory full",), ["gpu_memory", "full"], whole_words=True)) == (
+        "memory [full]"
+    )
+
+
+def test_overlapping_matches_are_marked_once():
+    assert shown(marked_snippet(("abcdefg",), ["abcdef", "bc", "ef"], whole_words=False)) == "[abcdef]g"
+
+
+def test_a_late_line_holding_every_term_wins_over_a_common_word_in_every_line():
+    body = "\n".join(["the error was logged by the worker"] * 20 + ["NCCL error: unhandled system error"])
+    assert shown(marked_snippet(("sig", "title", body), ["error", "nccl"], whole_words=True)) == (
+        "[NCCL] [error]: unhandled system [error]"
+    )
