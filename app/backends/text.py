@@ -40,9 +40,9 @@ def _term_pattern(term: str, whole_words: bool) -> tuple[str, re.Pattern, bool] 
     """A Latin-script term in a word search is matched as the index matched it: whole words,
     its parts joined by any separator but a line break (gpu_memory_utilization is also
     gpu-memory-utilization; a snippet keeps to one line); Chinese, or any term in a substring
-    search, anywhere. The pattern starts with the term
-    itself, never a look-behind or an alternation, so the regex engine jumps to where it can
-    begin. None for a term with no letter or digit in a word search."""
+    search, anywhere. The pattern starts with the term itself, never a look-behind or an
+    alternation, so the regex engine jumps to where it can begin. None for a term with no
+    letter or digit in a word search."""
     if whole_words and not CJK_RUN.search(term):
         parts = _WORD.findall(term.lower())
         if not parts:
@@ -144,9 +144,8 @@ def marked_snippet(
     patterns = _term_patterns(tuple(terms), whole_words)
     size = 2 * width
     span = size - width // 2  # what may follow the window's first match
-    best: tuple[int, int, int, int, int] | None = (
-        None  # (distinct terms, text, line start, end, window start)
-    )
+    # (distinct terms, text, line start, line end, window start)
+    best: tuple[int, int, int, int, int] | None = None
     marks: list[tuple[int, int, int]] | None = None  # the best line's matches, when all are known
     for n, text_ in enumerate(texts):
         if not patterns or best is not None and best[0] == len(patterns):
