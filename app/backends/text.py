@@ -151,6 +151,8 @@ def marked_snippet(
         if not patterns or best is not None and best[0] == len(patterns):
             break  # every term in one window: no later window can do better
         low = lower[n] if lower else lowered(text_)
+        if best is not None and sum(first in low for first, _, _ in patterns) <= best[0]:
+            continue  # a window of this text holds no more distinct terms than the text does
         short = len(text_) <= size  # its matches all found: they mark it
         for first, last, found in _lines(low, patterns, short=short):
             if last - first <= size:
