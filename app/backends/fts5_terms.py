@@ -166,13 +166,21 @@ class _Words:
                 return None
             kept |= fresh
         parts = [kept[word] for word in words]
-        by_size = sorted((rowids for rowids, _ in parts), key=len)
-        common = by_size[0]
-        for rowids in by_size[1:]:  # each sorted: binary searches of the fewest, fewest first
+        by_size = sorted(range(len(parts)), key=lambda i: len(parts[i][0]))
+        common = parts[by_size[0]][0]
+        # Where each common row is in each word's rowids (a slice: all of them), found by the
+        # intersection, so a page's scores need no search of their own.
+        at_of: dict[int, np.ndarray | slice] = {by_size[0]: slice(None)}
+        for i in by_size[1:]:  # each sorted: binary searches of the fewest, fewest first
+            rowids = parts[i][0]
             at = rowids.searchsorted(common)
             np.minimum(at, len(rowids) - 1, out=at)
-            common = common[rowids[at] == common]
-        return Matched(common, parts)
+            held = rowids[at] == common
+            common = common[held]
+            for j, positions in at_of.items():
+                at_of[j] = np.flatnonzero(held) if isinstance(positions, slice) else positions[held]
+            at_of[i] = at[held]
+        return Matched(common, [(at_of[i], part) for i, (_, part) in enumerate(parts)])
 
     def row_texts(self, conn, rowids: list[int]) -> dict[int, Texts]:
         """(signature, title, body) of each row, and their lower case (app.backends.text.lowered):
@@ -218,12 +226,13 @@ def read_texts(conn, rowids: list[int]) -> dict[int, tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class Matched:
-    """The rows holding every word of a query, in rowid order, and each word's (rowids, part
-    of the bm25 sum): scored only when a page of them is asked for (a query of words most
-    rows hold is listed without scores, app/backends/sqlite.py)."""
+    """The rows holding every word of a query, in rowid order, and for each word (where each
+    of those rows is in the word's matches, the word's part of the bm25 sum of every match):
+    scored only when a page of them is asked for (a query of words most rows hold is listed
+    without scores, app/backends/sqlite.py)."""
 
     rowids: np.ndarray
-    parts: list[tuple[np.ndarray, np.ndarray]]
+    parts: list[tuple[np.ndarray | slice, np.ndarray]]
 
     def page(self, limit: int, offset: int) -> list[tuple[int, float]]:
         """(rowid, score: lower is better) of the page, as ORDER BY score, rowid LIMIT OFFSET
@@ -231,8 +240,8 @@ class Matched:
         of them included)."""
         rowids = self.rowids
         score = np.zeros(len(rowids))
-        for held, part in self.parts:  # in the query's order, as bm25() adds them
-            score = score + (part if held is rowids else part[held.searchsorted(rowids)])
+        for at, part in self.parts:  # in the query's order, as bm25() adds them
+            score = score + part[at]
         scores = -1.0 * score
         end = offset + limit
         if end < len(scores):
