@@ -11,7 +11,7 @@ from app.schemas.views import DomainCount, EntrySummary
 from app.services.entries.aliases import CANONICAL
 from app.services.entries.read import summary
 from app.services.entries.versions import covers
-from app.services.search.query import highlight, matching_entries
+from app.services.search.query import marked_html, matching_entries
 from app.services.search.summaries import SummaryReader, summary_rows
 
 
@@ -71,7 +71,7 @@ def list_entries(
             return [], 0
         page = {"limit": limit, "offset": offset, "read": summary_rows, "within": within}
         found, total = matching_entries(session.connection(), q, **page)
-        return [summary(row, str(highlight(snippet))) for row, snippet in found], total
+        return [summary(row, marked_html(snippet)) for row, snippet in found], total
     if not filters.component:  # a list index gives the page in order
         total = session.exec(select(func.count()).select_from(query.subquery())).one()
         rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()
@@ -94,7 +94,7 @@ def searched_entries(
     page at a time. `summaries` may give kept ones: each item is a copy with its snippet,
     never the kept one changed."""
     found, total = matching_entries(conn, query, limit=limit, offset=offset, read=summaries)
-    return [{**kept.json, "snippet": str(highlight(snippet))} for kept, snippet in found], total
+    return [{**kept.json, "snippet": marked_html(snippet)} for kept, snippet in found], total
 
 
 def domain_counts(session: Session) -> list[DomainCount]:
