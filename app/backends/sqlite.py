@@ -270,9 +270,11 @@ def _run(
     snippet() in the ranking query would be computed for every match before the sort keeps
     twenty, and it tokenises each whole text again, which costs more than the ranking."""
     matched = words = None
+    # A writer's own transaction holds changes FTS5 has not written out: what is kept against
+    # the index (words' matches, rows' texts) does not show them, so it searches without.
+    keeps = conn.get_execution_options().get("sqlite_begin") != WRITE_OPTIONS["sqlite_begin"]
     plain = query.table == fts5_terms.TABLE and query.every_word and not query.more and whole_words
-    plain = plain and conn.get_execution_options().get("sqlite_begin") != WRITE_OPTIONS["sqlite_begin"]
-    if plain and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms):
+    if keeps and plain and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms):
         words = fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS)
         matched = words.matched(conn.connection.driver_connection, terms)
     total = len(matched.rowids) if matched is not None else _count(conn, query, query.match)
@@ -289,7 +291,8 @@ def _run(
     if not rows:
         return [], total
     rowids = [int(r[0]) for r in rows]
-    if words is not None:  # kept against the index the words were read against, lowered too
+    if keeps:  # the texts kept against the index as this search reads it, lowered too
+        words = words or fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS)
         kept = words.row_texts(conn.connection.driver_connection, rowids)
         snippets = {
             rowid: marked_snippet(texts, terms, whole_words=whole_words, lower=lower)

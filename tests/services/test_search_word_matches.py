@@ -129,6 +129,36 @@ def test_the_texts_of_listed_rows_are_kept_and_read_again_after_a_write(engine, 
         assert (after, total) == _by_fts5(conn, ["w1", "w0"], monkeypatch, limit=20, offset=0)
 
 
+def test_chinese_phrase_and_substring_searches_take_snippets_from_the_kept_texts_too(engine, monkeypatch):
+    # Ranked by FTS5 (Chinese pairs, an identifier's phrase, trigrams), snippets from the texts
+    # kept for the index as it is: none read again, and a write's own text seen inside it.
+    page = {"limit": 20, "offset": 0}
+    searches = (
+        lambda conn: backends.search_words(conn, ["显存"], any_term=False, **page),
+        lambda conn: backends.search_words(conn, ["gpu_memory_utilization"], any_term=False, **page),
+        lambda conn: backends.search_substrings(conn, ["emory_util"], **page),
+    )
+    texts = {"title": "显存不足 w1", "signature": "CUDA 显存", "body": "gpu_memory_utilization 1"}
+    with write_session(engine) as session:
+        backends.write_index_row(session.connection(), 9001, **texts)
+    with engine.connect() as conn:
+        first = [search(conn) for search in searches]
+        assert [total for _, total in first] == [1, 1, 1]
+        reads = []
+        monkeypatch.setattr(fts5_terms, "read_texts", lambda c, rowids: reads.append(rowids) or {})
+        assert [search(conn) for search in searches] == first
+        assert reads == []
+        monkeypatch.undo()
+    changed = {"title": "显存 changed", "signature": "显存 changed", "body": "gpu_memory_utilization changed"}
+    with write_session(engine) as session:
+        backends.write_index_row(session.connection(), 9001, **changed)
+        inside = [search(session.connection()) for search in searches]
+    with engine.connect() as conn:
+        after = [search(conn) for search in searches]
+    for hits, total in (*inside, *after):
+        assert total == 1 and "changed" in hits[0][2], hits
+
+
 def test_kept_texts_stay_within_their_budget(engine, monkeypatch):
     monkeypatch.setattr(fts5_terms, "TEXT_BUDGET", 3_000)
     with engine.connect() as conn:
