@@ -62,9 +62,8 @@ def _replaying(first: Message, receive: Receive) -> Receive:
     return replay
 
 
-def plain_search(query_string: bytes) -> tuple[str, int, int] | None:
+def plain_search(params: QueryParams) -> tuple[str, int, int] | None:
     """(q, limit, offset) of a search the route would answer with search_page; else None."""
-    params = QueryParams(query_string.decode("latin-1"))
     if len(params) != len(params.multi_items()) or not _FILTERS.isdisjoint(params):
         return None
     q = params.get("q")
@@ -101,11 +100,10 @@ def plain_paste(body: bytes) -> tuple[str, int] | None:
     return (text, limit) if 1 <= limit <= MAX_MATCHES else None
 
 
-def _search_answer(scope: Scope, stamp: Stamp, q: str, limit: int, offset: int) -> FormResponse:
+def _search_answer(request: Request, stamp: Stamp, q: str, limit: int, offset: int) -> FormResponse:
     """The search's answer; `stamp`: the base's, read before any of its data. How much CPU it
     took is noted, for whether it may run on the loop next time."""
-    state = scope["app"].state
-    request = Request(scope)
+    state = request.app.state
     started = time.thread_time()
     with state.engine.connect() as conn:
         page = search_page(request, conn, q, limit=limit, offset=offset, stamp=stamp)
@@ -140,9 +138,10 @@ class EntryFastPath:
                 await self._paste(scope, receive, send, key, *paste)
                 return
             if method in ("GET", "HEAD") and scope["path"] == SEARCH_PATH:
-                search = plain_search(scope.get("query_string", b""))
+                request = Request(scope)  # its query, parsed once, also gives the next page's link
+                search = plain_search(request.query_params)
                 if search is not None:
-                    await self._search(scope, receive, send, *search)
+                    await self._search(request, receive, send, *search)
                     return
         await self.app(scope, receive, send)
 
@@ -156,15 +155,15 @@ class EntryFastPath:
         await answer(scope, receive, send)
 
     async def _search(
-        self, scope: Scope, receive: Receive, send: Send, q: str, limit: int, offset: int
+        self, request: Request, receive: Receive, send: Send, q: str, limit: int, offset: int
     ) -> None:
-        state = scope["app"].state
+        scope, state = request.scope, request.app.state
         try:
             stamp = state.read_stamp(())
             if state.reads_on_loop and state.quick_searches.expected((q, limit, offset), stamp):
-                answer = _search_answer(scope, stamp, q, limit, offset)
+                answer = _search_answer(request, stamp, q, limit, offset)
             else:
-                answer = await anyio.to_thread.run_sync(_search_answer, scope, stamp, q, limit, offset)
+                answer = await anyio.to_thread.run_sync(_search_answer, request, stamp, q, limit, offset)
         except Exception:
             # Nothing is sent yet: the route answers, with its handling of the failure.
             log.exception("lean search failed; the route answers")

@@ -2,6 +2,7 @@
 answer for whatever the lean path declines."""
 
 import pytest
+from starlette.datastructures import QueryParams
 
 from app.web.fastpath import plain_search
 from tests.http.lean import counted, route_only, same_answer
@@ -83,7 +84,7 @@ def test_a_filtered_search_is_left_to_the_route(shipped_client):
     ],
 )
 def test_the_lean_path_takes_only_plain_valid_searches(query, taken):
-    assert plain_search(query) == taken
+    assert plain_search(QueryParams(query)) == taken
 
 
 @pytest.mark.parametrize(
