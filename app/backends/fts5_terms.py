@@ -18,7 +18,7 @@ FTS5 has not written out yet: a search inside one is left to FTS5 (app/backends/
 
 Words are kept up to a budget of bytes, least recently used out first; a word whose matches
 would take an eighth of it is left to FTS5 (see WORD_BUDGET). Reading a word's matches out
-of fts5vocab costs about a millisecond per thousand rows that hold it, more than FTS5 takes
+of fts5vocab costs about half a millisecond per thousand rows that hold it, more than FTS5 takes
 to rank the rows holding a query's every word: a word is read only once it is asked for
 often enough (_Admission), and left to FTS5 until then. The texts of the rows searches listed
 lately, with their lower case for the snippets, are kept the same way against the same
