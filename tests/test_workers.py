@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from app.preflight import ConfigError, check_port
+from app.web.workers import _steer
 from tests.server import _free_port, serving
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads sockets from /proc")
@@ -131,16 +132,121 @@ def test_a_worker_that_dies_is_replaced_and_requests_keep_being_answered(tmp_pat
         assert gone not in after and len(after) == 2
 
 
+def _listeners(port: int, count: int) -> list[socket.socket]:
+    sockets = []
+    for _ in range(count):
+        sock = socket.socket()
+        for option in (socket.SO_REUSEADDR, socket.SO_REUSEPORT):
+            sock.setsockopt(socket.SOL_SOCKET, option, 1)
+        sock.bind(("127.0.0.1", port))
+        sock.listen(128)
+        sock.setblocking(False)
+        sockets.append(sock)
+    return sockets
+
+
+def _accepted(port: int, listeners: list[socket.socket], connections: int = 60) -> list[int]:
+    """How many of `connections` new connections to the port each listening socket took."""
+    clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(connections)]
+    counts = []
+    for listener in listeners:
+        taken = 0
+        while True:
+            try:
+                listener.accept()[0].close()
+            except BlockingIOError:
+                break
+            taken += 1
+        counts.append(taken)
+    for client in clients:
+        client.close()
+    return counts
+
+
+def test_a_replacement_listening_beside_the_workers_takes_every_new_connection():
+    port = _free_port()
+    opened = _listeners(port, 2)
+    first, second = opened
+    _steer(first, 2)  # as each worker of two does once it listens
+    try:
+        assert all(_accepted(port, [first, second]))  # two workers: spread as without
+        opened += _listeners(port, 1)  # a replacement for the first
+        third = opened[2]
+        assert _accepted(port, [first, second, third]) == [0, 0, 60]
+        first.close()  # the first worker stops: its replacement takes its place
+        assert all(_accepted(port, [second, third]))
+        third.close()  # one gone, not replaced yet
+        assert _accepted(port, [second]) == [60]
+    finally:
+        for sock in opened:
+            sock.close()
+
+
+def _holders(port: int, group: int, clients: list[socket.socket]) -> set[int]:
+    """The processes of the group holding the server's side of `clients`' connections."""
+    ours = {client.getsockname()[1] for client in clients}
+    served = {inode for local, remote, state, inode in _tcp_sockets()
+              if local == port and remote in ours and state == _ESTABLISHED}  # fmt: skip
+    return {pid for pid in _group(group) if _socket_inodes(pid) & served}
+
+
+def test_while_a_worker_is_replaced_its_replacement_takes_every_new_connection(tmp_path):
+    # Between a replacement starting to listen and its old worker stopping (DRAIN_S), three
+    # sockets listen: every connection opened then goes to the replacement, so none waits on
+    # a socket about to close. Each restart is one such window; the test needs to catch one.
+    with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
+        port = urlsplit(base).port
+        previous = set(_ready(port, group, 2))
+        before = set(previous)
+        os.kill(group, signal.SIGHUP)
+        caught = 0
+        deadline = time.monotonic() + 120
+        while before & set(sockets := _listening(port, group)) and time.monotonic() < deadline:
+            if len(sockets) != 3:
+                previous = set(sockets) if len(sockets) == 2 else previous
+                time.sleep(0.01)
+                continue
+            (newest,) = set(sockets) - previous
+            clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+            try:
+                for client in clients:
+                    client.sendall(b"GET /healthz HTTP/1.1\r\nHost: errata\r\n\r\n")
+                for client in clients:
+                    assert client.recv(4096).startswith(b"HTTP/1.1 200")
+                holders = _holders(port, group, clients)
+                if len(_listening(port, group)) == 3:  # the window still open: all were in it
+                    assert holders == {newest}
+                    caught += 1
+            finally:
+                for client in clients:
+                    client.close()
+            while len(_listening(port, group)) == 3 and time.monotonic() < deadline:
+                time.sleep(0.01)
+        assert caught
+
+
 def test_sighup_restarts_every_worker_in_turn_without_a_request_failing(tmp_path):
+    # New connections from several clients at once all through the restarts: any that the
+    # kernel queued on an old worker's socket when it closed would be reset.
     with serving(tmp_path / "errata.db", workers=2, ERRATA_DATA_DIR="") as (base, group):
         port = urlsplit(base).port
         before = set(_ready(port, group, 2))
         os.kill(group, signal.SIGHUP)
-        codes, listening = [], []
+        listening: list[int] = []
         deadline = time.monotonic() + 120
-        while before & set(sockets := _listening(port, group)) and time.monotonic() < deadline:
-            listening.append(len(sockets))
-            codes.append(httpx.get(f"{base}/healthz", timeout=10).status_code)
+
+        def ask(_) -> list[int]:
+            codes = []
+            while before & set(_listening(port, group)) and time.monotonic() < deadline:
+                codes.append(httpx.get(f"{base}/healthz", timeout=10).status_code)
+            return codes
+
+        with ThreadPoolExecutor(4) as pool:
+            asked = pool.map(ask, range(4))
+            while before & set(sockets := _listening(port, group)) and time.monotonic() < deadline:
+                listening.append(len(sockets))
+                time.sleep(0.05)
+            codes = [code for each in asked for code in each]
         after = _ready(port, group, 2)
         assert not before & set(after)  # both replaced
         assert codes and set(codes) == {200}

@@ -18,9 +18,14 @@ needs SO_REUSEADDR too, and guards only once a worker listens.)
 
 As uvicorn's supervisor does, this one pings each worker over a pipe and replaces one that
 stops answering, restarts the workers one by one on SIGHUP, and stops on SIGINT or SIGTERM.
+A socket that closes takes with it the connections the kernel queued on it and no worker
+accepted yet (they are reset). So a restarted worker's replacement takes every new connection
+as soon as it listens (_steer), and its old worker is stopped only once it has accepted what
+was queued on its socket.
 """
 
 import contextlib
+import ctypes
 import errno
 import logging
 import multiprocessing
@@ -40,6 +45,7 @@ ANSWER_S = 5  # a worker that does not answer a ping in this long is killed and 
 PING_EVERY_S = 5
 READY_S = 120  # a worker not serving this long after it started is killed and replaced
 STOP_GRACE_S = 30  # the workers' open requests get this long to finish before they are killed
+DRAIN_S = 1.0  # a worker being replaced accepts what was queued on its socket in this long
 SHORT_LIFE_S = 30  # a worker that exits sooner than this after it started is restarted after
 MAX_DELAY_S = 30  # a delay that doubles each time, up to this
 
@@ -65,24 +71,63 @@ def claim(host: str, port: int) -> socket.socket:
         return _socket(host, port, socket.SO_REUSEPORT, socket.SO_REUSEADDR)
 
 
-def _answer(pings: Connection, server: uvicorn.Server) -> None:
-    """Answer the supervisor's pings with whether the server has started; stop the server
-    when the supervisor is gone (killed), rather than serve on unsupervised."""
+class _Instruction(ctypes.Structure):  # struct sock_filter: classic BPF
+    _fields_ = [
+        ("code", ctypes.c_uint16),
+        ("jt", ctypes.c_uint8),
+        ("jf", ctypes.c_uint8),
+        ("k", ctypes.c_uint32),
+    ]
+
+
+class _Program(ctypes.Structure):  # struct sock_fprog
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Instruction))]
+
+
+_SO_ATTACH_REUSEPORT_CBPF = 51  # Linux, asm-generic
+_BPF_RET_K = 0x06
+
+
+def _steer(sock: socket.socket, workers: int) -> None:
+    """Have the kernel give every new connection on the port to the socket at index `workers`
+    of the port's listening sockets, and spread them by address as before where there is none.
+
+    The kernel keeps a port's listening sockets in an array, a new one at the end, the last
+    one moved into the place of one that closes; a classic BPF program on any of them picks
+    the index, and one past the end means the usual spreading. With `workers` sockets
+    listening there is none at that index; while a replacement listens beside them, it is at
+    that index and takes every new connection, so its old worker's queue only empties."""
+    code = (_Instruction * 1)(_Instruction(_BPF_RET_K, 0, 0, workers))
+    program = _Program(1, code)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, _SO_ATTACH_REUSEPORT_CBPF, bytes(program))
+    except OSError as exc:  # restarts still work; a connection queued on a closing socket is reset
+        log.warning("could not steer new connections to restarted workers: %s", exc)
+
+
+def _answer(pings: Connection, server: uvicorn.Server, sock: socket.socket, workers: int) -> None:
+    """Answer the supervisor's pings with whether the server has started (once it has, with
+    new connections steered, _steer); stop the server when the supervisor is gone (killed),
+    rather than serve on unsupervised."""
+    steered = False
     try:
         while True:
             pings.recv()
+            if server.started and not steered:  # listening: before the supervisor hears so
+                _steer(sock, workers)
+                steered = True
             pings.send(server.started)
     except (EOFError, OSError):
         server.should_exit = True
 
 
-def _worker(config: uvicorn.Config, sock: socket.socket, pings: Connection) -> None:
+def _worker(config: uvicorn.Config, sock: socket.socket, pings: Connection, workers: int) -> None:
     # Started with SIGINT and SIGHUP ignored (see _Worker): Ctrl+C stops a worker only
     # once uvicorn handles it, and a hangup of the terminal or the group restarts nothing.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     config.configure_logging()  # a spawned interpreter starts with none
     server = uvicorn.Server(config)
-    threading.Thread(target=_answer, args=(pings, server), daemon=True).start()
+    threading.Thread(target=_answer, args=(pings, server, sock, workers), daemon=True).start()
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn raises it again once it has shut down
@@ -97,12 +142,12 @@ def _worker(config: uvicorn.Config, sock: socket.socket, pings: Connection) -> N
 
 
 class _Worker:
-    def __init__(self, context, config: uvicorn.Config, sock: socket.socket) -> None:
+    def __init__(self, context, config: uvicorn.Config, sock: socket.socket, workers: int) -> None:
         self.pings, theirs = context.Pipe()
         ignored = {number: signal.signal(number, signal.SIG_IGN) for number in (signal.SIGINT, signal.SIGHUP)}
         try:
             with sock:  # the worker has its own copy; this one would outlive the worker
-                self.process = context.Process(target=_worker, args=(config, sock, theirs))
+                self.process = context.Process(target=_worker, args=(config, sock, theirs, workers))
                 self.process.start()  # a signal ignored stays ignored in the new interpreter
         finally:
             for number, handler in ignored.items():
@@ -129,14 +174,14 @@ class _Supervisor:
         for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(number, lambda number, _: self.signals.append(number))
         self.served = False  # once any worker has: a worker that cannot start is then retried
+        self.size = workers
         self.workers: list[_Worker | None] = [self._start() for _ in range(workers)]
         self.due = [0.0] * workers  # when an empty slot gets its worker
         self.delay = [0.0] * workers
 
     def _start(self) -> _Worker:
-        return _Worker(
-            self.context, self.config, _socket(self.host, self.port, socket.SO_REUSEADDR, socket.SO_REUSEPORT)
-        )
+        sock = _socket(self.host, self.port, socket.SO_REUSEADDR, socket.SO_REUSEPORT)
+        return _Worker(self.context, self.config, sock, self.size)
 
     def run(self) -> int:
         address = f"[{self.host}]" if ":" in self.host else self.host
@@ -241,6 +286,7 @@ class _Supervisor:
             self.workers[n] = new
             self.delay[n] = 0.0
             if old is not None:
+                time.sleep(DRAIN_S)  # the new worker takes every new connection (_steer)
                 old.process.terminate()
                 old.process.join(STOP_GRACE_S)
                 if old.process.exitcode is None:
