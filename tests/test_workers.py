@@ -1,12 +1,14 @@
 """`errata serve --workers N`: each worker listens on a socket of its own, the kernel spreads
 connections over them, and the server keeps answering while a worker is replaced."""
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -77,6 +79,28 @@ def _listening(port: int, group: int) -> dict[int, set[int]]:
     return {pid: inodes for pid, inodes in held.items() if inodes}
 
 
+@contextlib.contextmanager
+def _answered(port: int, count: int) -> Iterator[list[socket.socket]]:
+    """`count` connections opened at once, each asked for /healthz and answered, kept open."""
+    clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
+    try:
+        for client in clients:
+            client.sendall(b"GET /healthz HTTP/1.1\r\nHost: errata\r\n\r\n")
+        for client in clients:
+            assert client.recv(4096).startswith(b"HTTP/1.1 200")
+        yield clients
+    finally:
+        for client in clients:
+            client.close()
+
+
+def _served(port: int, clients: list[socket.socket]) -> set[int]:
+    """The inodes of the server's side of `clients`' connections."""
+    ours = {client.getsockname()[1] for client in clients}
+    return {inode for local, remote, state, inode in _tcp_sockets()
+            if local == port and remote in ours and state == _ESTABLISHED}  # fmt: skip
+
+
 def _ready(port: int, group: int, workers: int, timeout: float = 60) -> dict[int, set[int]]:
     """The workers' listening sockets, once as many processes listen as there are workers."""
     deadline = time.monotonic() + timeout
@@ -96,19 +120,9 @@ def test_each_worker_listens_on_its_own_socket_and_gets_connections(tmp_path):
 
         # Connections opened all at once and kept open, as a load generator or a proxy
         # keeps them: each is answered, and each worker holds some of them.
-        clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(64)]
-        try:
-            for client in clients:
-                client.sendall(b"GET /healthz HTTP/1.1\r\nHost: errata\r\n\r\n")
-            for client in clients:
-                assert client.recv(4096).startswith(b"HTTP/1.1 200")
-            ours = {client.getsockname()[1] for client in clients}
-            served = {inode for local, remote, state, inode in _tcp_sockets()
-                      if local == port and remote in ours and state == _ESTABLISHED}  # fmt: skip
+        with _answered(port, 64) as clients:
+            served = _served(port, clients)
             held = {pid: len(_socket_inodes(pid) & served) for pid in sockets}
-        finally:
-            for client in clients:
-                client.close()
         assert sum(held.values()) == 64
         assert all(held.values()), held  # one worker holding all 64 has odds of 2^-63
 
@@ -182,14 +196,6 @@ def test_a_replacement_listening_beside_the_workers_takes_every_new_connection()
             sock.close()
 
 
-def _holders(port: int, group: int, clients: list[socket.socket]) -> set[int]:
-    """The processes of the group holding the server's side of `clients`' connections."""
-    ours = {client.getsockname()[1] for client in clients}
-    served = {inode for local, remote, state, inode in _tcp_sockets()
-              if local == port and remote in ours and state == _ESTABLISHED}  # fmt: skip
-    return {pid for pid in _group(group) if _socket_inodes(pid) & served}
-
-
 def test_while_a_worker_is_replaced_its_replacement_takes_every_new_connection(tmp_path):
     # Between a replacement starting to listen and its old worker stopping (DRAIN_S), three
     # sockets listen: every connection opened then goes to the replacement, so none waits on
@@ -207,19 +213,12 @@ def test_while_a_worker_is_replaced_its_replacement_takes_every_new_connection(t
                 time.sleep(0.01)
                 continue
             (newest,) = set(sockets) - previous
-            clients = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
-            try:
-                for client in clients:
-                    client.sendall(b"GET /healthz HTTP/1.1\r\nHost: errata\r\n\r\n")
-                for client in clients:
-                    assert client.recv(4096).startswith(b"HTTP/1.1 200")
-                holders = _holders(port, group, clients)
+            with _answered(port, 20) as clients:
+                served = _served(port, clients)
+                holders = {pid for pid in _group(group) if _socket_inodes(pid) & served}
                 if len(_listening(port, group)) == 3:  # the window still open: all were in it
                     assert holders == {newest}
                     caught += 1
-            finally:
-                for client in clients:
-                    client.close()
             while len(_listening(port, group)) == 3 and time.monotonic() < deadline:
                 time.sleep(0.01)
         assert caught
