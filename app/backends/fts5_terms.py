@@ -120,6 +120,11 @@ class _Words:
             ids = np.fromiter((rowid for rowid, _ in chunk), np.int64, len(chunk))
             counts = _varints(b"".join(size for _, size in chunk)).reshape(len(chunk), len(COLUMNS))
             self.size[ids] = counts.sum(axis=1)
+        # Each column's weight by the first letter of its name, which differs from column to
+        # column: how read() weighs an instance from the name fts5vocab gives its column.
+        self.weight_by_initial = np.zeros(128)
+        for name, weight in zip(COLUMNS, weights, strict=True):
+            self.weight_by_initial[ord(name[0])] = weight
         self.matches: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self.bytes = 0  # what `matches` hold
         self.texts: KeptReads[int, Texts] = KeptReads(TEXT_BUDGET, _text_bytes)
@@ -200,10 +205,7 @@ class _Words:
         doc = np.fromstring(docs, np.int64, sep=",")
         names = np.frombuffer(cols.encode("ascii"), np.uint8)
         initial = names[np.concatenate(([0], np.flatnonzero(names == ord(",")) + 1))]
-        weight = np.zeros(128)
-        for name, w in zip(COLUMNS, self.weights, strict=True):
-            weight[ord(name[0])] = w  # the columns' names begin with letters of their own
-        weights = weight[initial]
+        weights = self.weight_by_initial[initial]
         if (doc[1:] < doc[:-1]).any():  # fts5vocab walks the index in rowid order; if it did not
             order = np.argsort(doc, kind="stable")
             doc, weights = doc[order], weights[order]

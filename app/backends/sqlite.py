@@ -292,7 +292,8 @@ def _run(
         return [], total
     rowids = [int(r[0]) for r in rows]
     if keeps:  # the texts kept against the index as this search reads it, lowered too
-        words = words or fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS)
+        if words is None:
+            words = fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS)
         kept = words.row_texts(conn.connection.driver_connection, rowids)
         snippets = {
             rowid: marked_snippet(texts, terms, whole_words=whole_words, lower=lower)
