@@ -5,7 +5,7 @@ app/backends/postgres.py provides the same functions; app/backends/__init__.py p
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, func, select, text
@@ -257,6 +257,43 @@ def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tu
     return _rows(conn, sql, {**params, "limit": limit, "offset": offset})
 
 
+def _scored_terms(conn: Connection, terms: list[str], words: "fts5_terms._Words | None") -> list[str] | None:
+    """The words a score is made of when some, not all, of `terms` are words half the rows or
+    more hold (bm25 floors their idf: fts5_terms.idf); None when all of them score, or none.
+    `words`: what is kept against the index, None in a writer's own transaction, where
+    counting is left to FTS5 as it sees the transaction."""
+    driver = conn.connection.driver_connection
+    if words is not None:
+        rows, held = words.rows, lambda term: words.held(driver, term)
+    else:
+        rows = driver.execute(f"SELECT count(*) FROM {fts5_terms.TABLE}_docsize").fetchone()[0]
+        sql = f"SELECT count(*) FROM {fts5_terms.TABLE} WHERE {fts5_terms.TABLE} MATCH ?"
+        held = lambda term: driver.execute(sql, (_quoted(term),)).fetchone()[0]  # noqa: E731
+    scored = [term for term in terms if fts5_terms.idf(rows, held(term)) is not None]
+    return scored if 0 < len(scored) < len(terms) else None
+
+
+def _held(conn: Connection, query: _Query) -> str:
+    """The rowids of every match, as one list built in SQLite ("1,5,9"; empty: none)."""
+    where, params = query.where(query.match)
+    return _rows(conn, f"SELECT group_concat(rowid) FROM {query.table} WHERE {where}", params)[0][0] or ""
+
+
+def _ranked_among(
+    conn: Connection, query: _Query, scored: list[str], held: str, limit: int, offset: int
+) -> list[tuple[int, float]]:
+    """A page of the matches `held`, ranked by the bm25 of the `scored` words alone: FTS5 ranks
+    the rows holding those, each tested against the matches (`+rowid`: a test, as in
+    _within, not a full-text query per match)."""
+    among = replace(
+        query,
+        match=" AND ".join(_quoted(t) for t in scored),
+        more=f"{query.more} AND +rowid IN (SELECT value FROM json_each(:held))",
+        more_params={**query.more_params, "held": f"[{held}]"},
+    )
+    return _ranked(conn, among, limit, offset)
+
+
 def _run(
     conn: Connection,
     query: _Query,
@@ -269,25 +306,44 @@ def _run(
     """How many match, one page of (rowid, score), then the snippets of that page only:
     snippet() in the ranking query would be computed for every match before the sort keeps
     twenty, and it tokenises each whole text again, which costs more than the ranking."""
-    matched = words = None
+    matched = words = scored = held = None
     # A writer's own transaction holds changes FTS5 has not written out: what is kept against
     # the index (words' matches, rows' texts) does not show them, so it searches without.
     keeps = conn.get_execution_options().get("sqlite_begin") != WRITE_OPTIONS["sqlite_begin"]
-    plain = query.table == fts5_terms.TABLE and query.every_word and not query.more and whole_words
-    if keeps and plain and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms):
+    plain = (
+        query.table == fts5_terms.TABLE
+        and query.every_word
+        and whole_words
+        and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms)
+    )
+    if plain and keeps:
         words = fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS)
-        matched = words.matched(conn.connection.driver_connection, terms)
-    total = len(matched.rowids) if matched is not None else _count(conn, query, query.match)
+        if not query.more:
+            matched = words.matched(conn.connection.driver_connection, terms)
+    if plain and matched is None:  # FTS5 ranks it: without the words most rows hold, if any
+        scored = _scored_terms(conn, terms, words)
+        if scored is not None:
+            held = _held(conn, query)
+    if matched is not None:
+        total = len(matched.rowids)
+    elif held is not None:
+        total = held.count(",") + 1 if held else 0
+    else:
+        total = _count(conn, query, query.match)
     if not total:
         return [], 0
     common = query.every_word and total > LISTED_FROM
     if common:  # rowids are entry seqs, so the last is the size at most
         last = _rows(conn, f"SELECT rowid FROM {query.table} ORDER BY rowid DESC LIMIT 1")
         common = total > (last[0][0] if last else 0) / 2
-    if common or matched is None:
-        rows = (_listed if common else _ranked)(conn, query, limit, offset)
-    else:
+    if common:
+        rows = _listed(conn, query, limit, offset)
+    elif matched is not None:
         rows = matched.page(limit, offset)
+    elif scored is not None and held is not None:
+        rows = _ranked_among(conn, query, scored, held, limit, offset)
+    else:
+        rows = _ranked(conn, query, limit, offset)
     if not rows:
         return [], total
     rowids = [int(r[0]) for r in rows]

@@ -66,10 +66,30 @@ def _asked(conn, terms: list[str]) -> None:
 
 
 def _by_fts5(conn, terms: list[str], monkeypatch, **page):
-    """The same search with every term left to FTS5 (its bm25() in SQL)."""
+    """The same search with no word's matches read: FTS5 ranks it (its bm25() in SQL)."""
     with monkeypatch.context() as patch:
-        patch.setattr(fts5_terms, "PLAIN_TERM", fts5_terms.re.compile(r"(?!)"))
+        patch.setattr(fts5_terms._Words, "matched", lambda self, c, words: None)
         return _search(conn, terms, **page)
+
+
+def _by_sql(conn, terms: list[str], limit: int = 20, offset: int = 0) -> tuple[list[tuple[int, float]], int]:
+    """(rowid, score) of the page and how many match, written out in SQL: the rows holding
+    every word, ranked by the bm25() of the words fewer than half the rows hold (of every
+    word when each is that common), ties by rowid."""
+    sql = conn.exec_driver_sql
+    rows = sql("SELECT count(*) FROM entry_fts_words").scalar()
+
+    def match(words):
+        return " AND ".join(f'"{w}"' for w in words)
+
+    held = {w: sql(f"SELECT count(*) FROM entry_fts_words('{match([w])}')").scalar() for w in terms}
+    scored = [w for w in terms if 2 * held[w] < rows] or terms
+    matches = {r for (r,) in sql(f"SELECT rowid FROM entry_fts_words('{match(terms)}')")}
+    ranked = sql(
+        f"SELECT rowid, bm25(entry_fts_words, 10.0, 6.0, 1.0) AS s FROM entry_fts_words('{match(scored)}') "
+        "ORDER BY s, rowid"
+    )
+    return [tuple(r) for r in ranked if r[0] in matches][offset : offset + limit], len(matches)
 
 
 @pytest.mark.parametrize("terms", QUERIES)
@@ -83,6 +103,31 @@ def test_words_ranked_in_numpy_rank_as_bm25_in_sql_does(engine, terms, monkeypat
             # rowid, score (the very same double) and snippet
             assert rows == expected
     assert fts5_terms.word_matches(conn)._words.matches  # answered from the words read
+
+
+def test_a_word_half_the_rows_hold_selects_rows_and_adds_nothing_to_the_score(engine, monkeypatch):
+    with engine.connect() as conn:
+        rows = conn.exec_driver_sql("SELECT count(*) FROM entry_fts_words").scalar()
+        held = {
+            w: conn.exec_driver_sql(f"SELECT count(*) FROM entry_fts_words('{w}')").scalar()
+            for w in VOCABULARY
+        }
+        common = [w for w in VOCABULARY if 2 * held[w] >= rows]
+        rare = [w for w in VOCABULARY if 0 < 2 * held[w] < rows]
+        assert len(common) >= 2 and len(rare) >= 2  # the data has both kinds
+        queries = [[rare[0], common[0]], [common[1], rare[-1], common[0]], [rare[1], rare[-1], common[-1]]]
+        queries.append(common[:2])  # every word that common: bm25 of them all
+        for terms in queries:
+            _asked(conn, terms)
+            for offset in (0, 20):
+                expected, total = _by_sql(conn, terms, offset=offset)
+                found = _search(conn, terms, offset=offset)  # ranked in numpy
+                assert [(r[0], r[1]) for r in found[0]] == expected and found[1] == total, terms
+                assert found == _by_fts5(conn, terms, monkeypatch, offset=offset)
+        assert set(common[:2]) <= set(fts5_terms.word_matches(conn)._words.holders)  # counted for the record
+        outside = [_search(conn, terms) for terms in queries]
+    with write_session(engine) as session:  # inside a write, where FTS5 counts: the same pages
+        assert [_search(session.connection(), terms) for terms in queries] == outside
 
 
 def test_a_write_to_the_index_is_seen_by_the_next_search(engine, monkeypatch):
