@@ -72,10 +72,12 @@ def _by_fts5(conn, terms: list[str], monkeypatch, **page):
         return _search(conn, terms, **page)
 
 
-def _by_sql(conn, terms: list[str], limit: int = 20, offset: int = 0) -> tuple[list[tuple[int, float]], int]:
+def _by_sql(
+    conn, terms: list[str], limit: int = 20, offset: int = 0, within: set[int] | None = None
+) -> tuple[list[tuple[int, float]], int]:
     """(rowid, score) of the page and how many match, written out in SQL: the rows holding
-    every word, ranked by the bm25() of the words fewer than half the rows hold (of every
-    word when each is that common), ties by rowid."""
+    every word (among `within`, if given), ranked by the bm25() of the words fewer than half
+    the rows hold (of every word when each is that common), ties by rowid."""
     sql = conn.exec_driver_sql
     rows = sql("SELECT count(*) FROM entry_fts_words").scalar()
 
@@ -85,6 +87,8 @@ def _by_sql(conn, terms: list[str], limit: int = 20, offset: int = 0) -> tuple[l
     held = {w: sql(f"SELECT count(*) FROM entry_fts_words('{match([w])}')").scalar() for w in terms}
     scored = [w for w in terms if 2 * held[w] < rows] or terms
     matches = {r for (r,) in sql(f"SELECT rowid FROM entry_fts_words('{match(terms)}')")}
+    if within is not None:
+        matches &= within
     ranked = sql(
         f"SELECT rowid, bm25(entry_fts_words, 10.0, 6.0, 1.0) AS s FROM entry_fts_words('{match(scored)}') "
         "ORDER BY s, rowid"
@@ -105,16 +109,21 @@ def test_words_ranked_in_numpy_rank_as_bm25_in_sql_does(engine, terms, monkeypat
     assert fts5_terms.word_matches(conn)._words.matches  # answered from the words read
 
 
+def _by_commonness(conn) -> tuple[list[str], list[str]]:
+    """(the words half the rows or more hold, the words fewer hold) of the vocabulary."""
+    rows = conn.exec_driver_sql("SELECT count(*) FROM entry_fts_words").scalar()
+    held = {
+        w: conn.exec_driver_sql(f"SELECT count(*) FROM entry_fts_words('{w}')").scalar() for w in VOCABULARY
+    }
+    common = [w for w in VOCABULARY if 2 * held[w] >= rows]
+    rare = [w for w in VOCABULARY if 0 < 2 * held[w] < rows]
+    assert len(common) >= 2 and len(rare) >= 2  # the data has both kinds
+    return common, rare
+
+
 def test_a_word_half_the_rows_hold_selects_rows_and_adds_nothing_to_the_score(engine, monkeypatch):
     with engine.connect() as conn:
-        rows = conn.exec_driver_sql("SELECT count(*) FROM entry_fts_words").scalar()
-        held = {
-            w: conn.exec_driver_sql(f"SELECT count(*) FROM entry_fts_words('{w}')").scalar()
-            for w in VOCABULARY
-        }
-        common = [w for w in VOCABULARY if 2 * held[w] >= rows]
-        rare = [w for w in VOCABULARY if 0 < 2 * held[w] < rows]
-        assert len(common) >= 2 and len(rare) >= 2  # the data has both kinds
+        common, rare = _by_commonness(conn)
         queries = [[rare[0], common[0]], [common[1], rare[-1], common[0]], [rare[1], rare[-1], common[-1]]]
         queries.append(common[:2])  # every word that common: bm25 of them all
         for terms in queries:
@@ -128,6 +137,20 @@ def test_a_word_half_the_rows_hold_selects_rows_and_adds_nothing_to_the_score(en
         outside = [_search(conn, terms) for terms in queries]
     with write_session(engine) as session:  # inside a write, where FTS5 counts: the same pages
         assert [_search(session.connection(), terms) for terms in queries] == outside
+
+
+def test_among_a_filter_a_word_half_the_rows_hold_selects_rows_too(engine):
+    within = list(range(1, 601, 3))
+    with engine.connect() as conn:
+        common, rare = _by_commonness(conn)
+        for terms in ([rare[0], common[0]], [common[0], rare[1], common[1]]):
+            for offset in (0, 20):
+                found = backends.search_words(
+                    conn, terms, any_term=False, limit=20, offset=offset, within=within
+                )
+                expected, total = _by_sql(conn, terms, offset=offset, within=set(within))
+                assert [(r[0], r[1]) for r in found[0]] == expected and found[1] == total, terms
+                assert expected and all(r[0] in within for r in found[0])
 
 
 def test_a_write_to_the_index_is_seen_by_the_next_search(engine, monkeypatch):
