@@ -75,9 +75,11 @@ def _varints(data: bytes) -> np.ndarray:
 
 def idf(rows: int, hits: int) -> float | None:
     """bm25's idf of a word `hits` of `rows` rows hold, as FTS5 computes it; None where FTS5
-    floors it (half the rows or more hold the word)."""
-    found = math.log((rows - hits + 0.5) / (hits + 0.5))
-    return found if found > 0.0 else None
+    floors it: half the rows or more hold the word, where its logarithm is not above zero
+    (or more than `rows` do, a count taken after a write that `rows` was read before)."""
+    if 2 * hits >= rows:
+        return None
+    return math.log((rows - hits + 0.5) / (hits + 0.5))
 
 
 class _Admission:

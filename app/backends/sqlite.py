@@ -262,6 +262,8 @@ def _scored_terms(conn: Connection, terms: list[str], words: "fts5_terms._Words 
     more hold (bm25 floors their idf: fts5_terms.idf); None when all of them score, or none.
     `words`: what is kept against the index, None in a writer's own transaction, where
     counting is left to FTS5 as it sees the transaction."""
+    if len(set(terms)) < 2:  # one word cannot be both
+        return None
     driver = conn.connection.driver_connection
     if words is not None:
         rows, held = words.rows, lambda term: words.held(driver, term)

@@ -106,6 +106,7 @@ def test_words_ranked_in_numpy_rank_as_bm25_in_sql_does(engine, terms, monkeypat
             assert total == expected_total
             # rowid, score (the very same double) and snippet
             assert rows == expected
+            assert ([(r[0], r[1]) for r in rows], total) == _by_sql(conn, terms, offset=offset)
     assert fts5_terms.word_matches(conn)._words.matches  # answered from the words read
 
 
@@ -151,6 +152,30 @@ def test_among_a_filter_a_word_half_the_rows_hold_selects_rows_too(engine):
                 expected, total = _by_sql(conn, terms, offset=offset, within=set(within))
                 assert [(r[0], r[1]) for r in found[0]] == expected and found[1] == total, terms
                 assert expected and all(r[0] in within for r in found[0])
+
+
+def test_a_write_committed_while_a_search_counts_a_words_holders_fails_nothing(engine, monkeypatch):
+    # Searches outside a write run statement by statement: the rows counted when the index's
+    # record was read, and a word's holders counted after, may straddle another's commit.
+    with engine.connect() as conn:
+        common, rare = _by_commonness(conn)
+    real = fts5_terms.WordMatches.at
+    written = []
+
+    def then_a_write_commits(self, conn, weights):
+        words = real(self, conn, weights)
+        if not written:
+            written.append(True)
+            _write(engine, range(601, 901), seed=7)  # 300 rows more, the common word in most
+        return words
+
+    monkeypatch.setattr(fts5_terms.WordMatches, "at", then_a_write_commits)
+    terms = [rare[0], common[0]]
+    with engine.connect() as conn:
+        assert _search(conn, terms)[1]  # no error: a page of what it read
+        assert written
+        found = _search(conn, terms)  # the next search reads the new record
+        assert ([(r[0], r[1]) for r in found[0]], found[1]) == _by_sql(conn, terms)
 
 
 def test_a_write_to_the_index_is_seen_by_the_next_search(engine, monkeypatch):
