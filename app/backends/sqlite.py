@@ -285,14 +285,10 @@ def _ranked_among(
     conn: Connection, query: _Query, scored: list[str], held: str, limit: int, offset: int
 ) -> list[tuple[int, float]]:
     """A page of the matches `held`, ranked by the bm25 of the `scored` words alone: FTS5 ranks
-    the rows holding those, each tested against the matches (`+rowid`: a test, as in
-    _within, not a full-text query per match)."""
-    among = replace(
-        query,
-        match=" AND ".join(_quoted(t) for t in scored),
-        more=f"{query.more} AND +rowid IN (SELECT value FROM json_each(:held))",
-        more_params={**query.more_params, "held": f"[{held}]"},
-    )
+    the rows holding those, each tested against the matches (_rowid_in)."""
+    more, params = _rowid_in("held", f"[{held}]")
+    match = " AND ".join(_quoted(t) for t in scored)
+    among = replace(query, match=match, more=query.more + more, more_params={**query.more_params, **params})
     return _ranked(conn, among, limit, offset)
 
 
@@ -362,13 +358,16 @@ def _run(
     return [(r[0], float(r[1]), snippets[r[0]]) for r in rows], total
 
 
+def _rowid_in(name: str, rowids: str) -> tuple[str, dict]:
+    """The condition that keeps matches whose rowid is in the JSON array `rowids`, bound as
+    `name`. `+rowid` makes it a test of each match: SQLite would otherwise look each listed
+    rowid up in the index, a full-text query per rowid of a list thousands long."""
+    return f" AND +rowid IN (SELECT value FROM json_each(:{name}))", {name: rowids}
+
+
 def _within(seqs: list[int] | None) -> tuple[str, dict]:
-    """The condition that keeps matches among the entries numbered `seqs` (None: all). `+rowid`
-    makes it a test of each match: SQLite would otherwise look each listed entry up in the
-    index, a full-text query per entry of a filter thousands long."""
-    if seqs is None:
-        return "", {}
-    return " AND +rowid IN (SELECT value FROM json_each(:within))", {"within": json.dumps(seqs)}
+    """The condition that keeps matches among the entries numbered `seqs` (None: all)."""
+    return ("", {}) if seqs is None else _rowid_in("within", json.dumps(seqs))
 
 
 def search_words(

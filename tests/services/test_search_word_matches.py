@@ -79,12 +79,11 @@ def _by_sql(
     every word (among `within`, if given), ranked by the bm25() of the words fewer than half
     the rows hold (of every word when each is that common), ties by rowid."""
     sql = conn.exec_driver_sql
-    rows = sql("SELECT count(*) FROM entry_fts_words").scalar()
 
     def match(words):
         return " AND ".join(f'"{w}"' for w in words)
 
-    held = {w: sql(f"SELECT count(*) FROM entry_fts_words('{match([w])}')").scalar() for w in terms}
+    rows, held = _holders(conn, terms)
     scored = [w for w in terms if 2 * held[w] < rows] or terms
     matches = {r for (r,) in sql(f"SELECT rowid FROM entry_fts_words('{match(terms)}')")}
     if within is not None:
@@ -110,12 +109,16 @@ def test_words_ranked_in_numpy_rank_as_bm25_in_sql_does(engine, terms, monkeypat
     assert fts5_terms.word_matches(conn)._words.matches  # answered from the words read
 
 
+def _holders(conn, words: list[str]) -> tuple[int, dict[str, int]]:
+    """How many rows the index has, and how many of them hold each word."""
+    count = conn.exec_driver_sql
+    held = {w: count(f"SELECT count(*) FROM entry_fts_words('\"{w}\"')").scalar() for w in words}
+    return count("SELECT count(*) FROM entry_fts_words").scalar(), held
+
+
 def _by_commonness(conn) -> tuple[list[str], list[str]]:
     """(the words half the rows or more hold, the words fewer hold) of the vocabulary."""
-    rows = conn.exec_driver_sql("SELECT count(*) FROM entry_fts_words").scalar()
-    held = {
-        w: conn.exec_driver_sql(f"SELECT count(*) FROM entry_fts_words('{w}')").scalar() for w in VOCABULARY
-    }
+    rows, held = _holders(conn, VOCABULARY)
     common = [w for w in VOCABULARY if 2 * held[w] >= rows]
     rare = [w for w in VOCABULARY if 0 < 2 * held[w] < rows]
     assert len(common) >= 2 and len(rare) >= 2  # the data has both kinds
