@@ -4,11 +4,12 @@ FTS5 scores every match of a query with bm25 before it sorts them: about a micro
 row, so a query of common words at 100,000 entries ("timeout": 7,057 matches, "cuda out of
 memory": 498 matches of four words) spent milliseconds ranking. Here each word's matches
 are read once from FTS5's index (its fts5vocab instance table): the rows that hold it and,
-for each, the word's part of the bm25 sum, computed as FTS5 computes it (fts5_aux.c: k1 1.2,
-b 0.75, the column weights of the query, the row's size in tokens, idf floored at 1e-6).
-A query's matches are then the rows every word holds, and their scores the sum of the
-words' parts in the query's order: the same doubles bm25() returns, so the same order,
-ties by rowid as the SQL has them.
+for each, how often it holds it, each instance weighed by its column's weight. A query's
+matches are then the rows every word holds, and their scores the bm25 sum of the words'
+parts in the query's order, computed for those rows as FTS5 computes it (fts5_aux.c: k1
+1.2, b 0.75, the row's size in tokens, idf floored at 1e-6): the same doubles bm25()
+returns, so the same order, ties by rowid as the SQL has them. A match kept takes 6 bytes
+(its rowid and that weighed count), half what it took with the word's part of the score.
 
 What was read stays valid while the index is unchanged: every transaction that writes to
 the index writes FTS5's structure record when it commits (its pending changes become a
@@ -18,9 +19,11 @@ FTS5 has not written out yet: a search inside one is left to FTS5 (app/backends/
 
 Words are kept up to a budget of bytes, least recently used out first; a word whose matches
 would take an eighth of it is left to FTS5 (see WORD_BUDGET). Reading a word's matches out
-of fts5vocab costs about half a millisecond per thousand rows that hold it, more than FTS5 takes
-to rank the rows holding a query's every word: a word is read only once it is asked for
-often enough (_Admission), and left to FTS5 until then. The texts of the rows searches listed
+of fts5vocab costs about half a millisecond per thousand rows that hold it, often more than
+FTS5 takes to rank the rows holding a query's every word: a word is kept only once it is
+asked for often enough (_Admission). A query's words not kept are read all the same, and
+let go after it, where reading them costs less than FTS5's ranking would (_Words.worth_reading),
+and the query is left to FTS5 otherwise. The texts of the rows searches listed
 lately, with their lower case for the snippets, are kept the same way against the same
 record: reading twenty rows' texts and lowering them was a tenth of a search.
 
@@ -49,10 +52,15 @@ from app.kept import KeptReads
 K1, B = 1.2, 0.75
 TABLE = "entry_fts_words"
 COLUMNS = ("title", "signature", "body")
-BUDGET = 8 * 1024 * 1024  # about 700,000 matches: every word of the bench's searches at 100,000 entries
-# A word whose matches would take more (about 87,000 rows: most of 100,000) is left to FTS5:
-# reading it took 90 ms, and it would push out many a word that rarer searches rank with.
+BUDGET = 8 * 1024 * 1024  # about 1,400,000 matches
+# A word whose matches would take more (about 175,000 rows) is left to FTS5. At 100,000 entries
+# reading "gen" (97,833 rows) took 47 ms, "the" 112 ms: such a word is kept only once asked
+# for often (_Admission), and then spares every query holding it FTS5's walk of its rows.
 WORD_BUDGET = BUDGET // 8
+_MATCH_BYTES = 6  # a match kept: its rowid (int32) and its weighed count (uint16, as a rule)
+# Reading a query's words not kept pays where the rows holding them are at most this share of
+# the rows holding any of its words, and this many more (see _Words.worth_reading).
+READ_SHARE, READ_ROWS = 1 / 3, 500
 TEXT_BUDGET = 4 * 1024 * 1024  # the texts of about a thousand rows, with their lower case
 _CHUNK = 8192  # rows read at a time
 HOLDERS = 100_000  # words whose holders are kept, at most: a few MB
@@ -131,12 +139,15 @@ class _Words:
         self.rows = int(averages[0]) if len(averages) else 0  # no record before the first row
         self.avgdl = float(averages[1:].sum()) / float(self.rows) if self.rows else 1.0
         last = conn.execute(f"SELECT max(id) FROM {TABLE}_docsize").fetchone()[0] or 0
-        self.size = np.zeros(last + 1, np.int32)  # tokens in all columns, by rowid (not budgeted)
+        size = np.zeros(last + 1, np.int32)  # tokens in all columns, by rowid
         rows = conn.execute(f"SELECT id, sz FROM {TABLE}_docsize")
         while chunk := rows.fetchmany(_CHUNK):  # a chunk at a time: no list of every row at once
             ids = np.fromiter((rowid for rowid, _ in chunk), np.int64, len(chunk))
             counts = _varints(b"".join(size for _, size in chunk)).reshape(len(chunk), len(COLUMNS))
-            self.size[ids] = counts.sum(axis=1)
+            size[ids] = counts.sum(axis=1)
+        # bm25's term for each row's length, by rowid (8 bytes a row, not budgeted), computed as
+        # fts5Bm25Function computes it, so that each part of a score is the very same double.
+        self.length = K1 * (1 - B + B * size / self.avgdl)
         # Each column's weight by the first letter of its name, which differs from column to
         # column: how read() weighs an instance from the name fts5vocab gives its column.
         self.weight_by_initial = np.zeros(128)
@@ -149,10 +160,11 @@ class _Words:
         self.lock = threading.Lock()
 
     def matched(self, conn, words: list[str]) -> "Matched | None":
-        """The rows holding every word; None when a word is too common to keep, or not to be
-        read yet (FTS5 ranks that query; see _Admission). Words not kept are
-        read outside the lock: a search of kept words (on the event loop, app.web.on_loop)
-        never waits for another's reading."""
+        """The rows holding every word; None when a word is too common to keep, or when
+        reading the words not kept is neither admitted (_Admission) nor worth it for this
+        query alone (worth_reading): FTS5 ranks that query. Words not kept are read outside
+        the lock: a search of kept words (on the event loop, app.web.on_loop) never waits
+        for another's reading."""
         kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self.admission.ask(words)
         with self.lock:
@@ -163,7 +175,8 @@ class _Words:
                     self.matches.move_to_end(word)
                     kept[word] = found
         missing = [word for word in words if word not in kept]
-        if missing and not self.admission.admits(missing, rival):
+        admitted = not missing or self.admission.admits(missing, rival)
+        if not admitted and not self.worth_reading(conn, words, missing):
             return None
         if missing:
             conn.execute(
@@ -172,17 +185,19 @@ class _Words:
             )
             fresh = {word: self.read(conn, word) for word in missing}
             common = [
-                word for word, (rowids, part) in fresh.items() if rowids.nbytes + part.nbytes > WORD_BUDGET
+                word
+                for word, (rowids, counts) in fresh.items()
+                if rowids.nbytes + counts.nbytes > WORD_BUDGET
             ]
             with self.lock:
-                for word, (rowids, part) in fresh.items():
-                    if word not in common and word not in self.matches:
-                        self.matches[word] = (rowids, part)
-                        self.bytes += rowids.nbytes + part.nbytes
+                for word, (rowids, counts) in fresh.items():
+                    if admitted and word not in common and word not in self.matches:
+                        self.matches[word] = (rowids, counts)
+                        self.bytes += rowids.nbytes + counts.nbytes
                 # The words of this query are the last used: never the ones let go.
                 while self.bytes > BUDGET and len(self.matches) > len(words):
-                    _, (rowids, part) = self.matches.popitem(last=False)
-                    self.bytes -= rowids.nbytes + part.nbytes
+                    _, (rowids, counts) = self.matches.popitem(last=False)
+                    self.bytes -= rowids.nbytes + counts.nbytes
             for word in common:
                 self.admission.too_common(word)
             if common:
@@ -203,8 +218,25 @@ class _Words:
             for j, positions in at_of.items():
                 at_of[j] = np.flatnonzero(held) if isinstance(positions, slice) else positions[held]
             at_of[i] = at[held]
-        scored = [i for i, (rowids, _) in enumerate(parts) if idf(self.rows, len(rowids)) is not None]
-        return Matched(common, [(at_of[i], parts[i][1]) for i in scored or range(len(parts))])
+        weights = [idf(self.rows, len(rowids)) for rowids, _ in parts]
+        scored = [i for i, weight in enumerate(weights) if weight is not None] or range(len(parts))
+        terms = [(at_of[i], parts[i][1], weights[i] or 1e-6) for i in scored]  # FTS5's floor
+        return Matched(common, terms, self.length)
+
+    def worth_reading(self, conn, words: list[str], missing: list[str]) -> bool:
+        """Whether reading the words `missing` of a query of `words` costs less than FTS5's
+        ranking of it: FTS5 scores every row holding a query of one word, and for a query of
+        several walks every row holding each word (to weigh it) besides scoring the rows
+        holding all. Measured over 2,000 searches of new words at 10,000 and at 100,000
+        entries, reading paid for one word, and for several where the rows holding the words
+        to read were at most a third of those holding any, and 500 more (READ_SHARE,
+        READ_ROWS). Never a word too common to keep, nor one half the rows or more hold (it
+        only selects rows: FTS5 lists or counts it faster than it is read)."""
+        held = {word: self.held(conn, word) for word in words}
+        reading = [held[word] for word in dict.fromkeys(missing)]
+        if any(hits * _MATCH_BYTES > WORD_BUDGET or idf(self.rows, hits) is None for hits in reading):
+            return False
+        return len(held) == 1 or sum(reading) <= READ_SHARE * sum(held.values()) + READ_ROWS
 
     def held(self, conn, word: str) -> int:
         """How many rows hold the word: counted once for this record (FTS5 walks its matches)."""
@@ -229,7 +261,8 @@ class _Words:
         return self.texts.read(rowids, lambda missing: _lowered_texts(conn, missing), ())
 
     def read(self, conn, word: str) -> tuple[np.ndarray, np.ndarray]:
-        """(rowids holding the word, ascending; the word's part of each one's bm25 sum)."""
+        """(rowids holding the word, ascending; how often each holds it, each instance weighed
+        by its column's weight: uint16 where each is a whole number that fits, float64 otherwise)."""
         # Every instance of the word, its row and its column, as two lists in one row of text:
         # SQLite builds them in C. A row per matching row (GROUP BY, a sum of the columns'
         # weights in SQL) took two to three times as long.
@@ -248,11 +281,11 @@ class _Words:
         first = np.flatnonzero(np.concatenate(([True], doc[1:] != doc[:-1])))
         # The sum of a row's instances' weights, as FTS5's bm25 adds them up: whole-number
         # weights keep every such sum exact, whatever order numpy adds them in.
-        rowids, frequency = doc[first].astype(np.int32), np.add.reduceat(weights, first)
-        weight = idf(self.rows, len(rowids)) or 1e-6
-        size = self.size[rowids]
-        part = weight * ((frequency * (K1 + 1.0)) / (frequency + K1 * (1 - B + B * size / self.avgdl)))
-        return rowids, part
+        rowids, counts = doc[first].astype(np.int32), np.add.reduceat(weights, first)
+        if counts.min() >= 0 and counts.max() <= np.iinfo(np.uint16).max:
+            small = counts.astype(np.uint16)
+            counts = small if np.array_equal(small, counts) else counts
+        return rowids, counts
 
 
 def _lowered_texts(conn, rowids: list[int]) -> dict[int, Texts]:
@@ -271,23 +304,31 @@ def read_texts(conn, rowids: list[int]) -> dict[int, tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class Matched:
-    """The rows holding every word of a query, in rowid order, and for each word (where each
-    of those rows is in the word's matches, the word's part of the bm25 sum of every match):
+    """The rows holding every word of a query, in rowid order, and for each word that scores
+    (where each of those rows is in the word's matches, the word's weighed counts, its idf):
     scored only when a page of them is asked for (a query of words most rows hold is listed
     without scores, app/backends/sqlite.py)."""
 
     rowids: np.ndarray
-    parts: list[tuple[np.ndarray | slice, np.ndarray]]
+    terms: list[tuple[np.ndarray | slice, np.ndarray, float]]
+    length: np.ndarray  # bm25's term for every row's length, by rowid
 
     def page(self, limit: int, offset: int) -> list[tuple[int, float]]:
         """(rowid, score: lower is better) of the page, as ORDER BY score, rowid LIMIT OFFSET
         gives it: only the rows that can be on it are sorted (every row tied with the last
         of them included)."""
         rowids = self.rowids
-        score = np.zeros(len(rowids))
-        for at, part in self.parts:  # in the query's order, as bm25() adds them
-            score = score + part[at]
-        scores = -1.0 * score
+        length = self.length[rowids]
+        scores = None
+        for at, counts, weight in self.terms:  # in the query's order, as bm25() adds them
+            # weight * ((frequency * (k1 + 1)) / (frequency + length)), as fts5Bm25Function
+            # has it, in place: each part the very same double (and 0.0 + part is part)
+            frequency = counts[at]
+            part = np.multiply(frequency, K1 + 1.0)
+            np.divide(part, frequency + length, out=part)
+            np.multiply(part, weight, out=part)
+            scores = part if scores is None else np.add(scores, part, out=scores)
+        np.negative(scores, out=scores)
         end = offset + limit
         if end < len(scores):
             last = np.partition(scores, end - 1)[end - 1]

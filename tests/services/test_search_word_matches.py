@@ -1,7 +1,8 @@
 """Ranking a search of plain words in numpy, from each word's matches read out of FTS5's own
 index (app/backends/fts5_terms.py): the same rows, counts and bm25 scores, to the last bit, as
-FTS5's bm25() in SQL; read on a word's second ask, and again after any write to the index;
-within its byte budget. Through the backend, on a real migrated SQLite file."""
+FTS5's bm25() in SQL; kept from a word's second ask, and read before that where reading costs
+less than FTS5's ranking; read again after any write to the index; within its byte budget.
+Through the backend, on a real migrated SQLite file."""
 
 import random
 import threading
@@ -352,27 +353,72 @@ def _reads(monkeypatch) -> list[str]:
     return reads
 
 
-def test_a_word_is_read_on_its_second_ask_and_still_after_a_write(engine, monkeypatch):
+def test_a_word_is_kept_from_its_second_ask_and_read_again_after_a_write(engine, monkeypatch):
+    monkeypatch.setattr(fts5_terms, "READ_ROWS", 0)  # two words are read only where admitted
     reads = _reads(monkeypatch)
     with engine.connect() as conn:
         first = _search(conn, ["w3", "w7"])
-        assert reads == []  # asked once: FTS5 ranked it
+        kept = fts5_terms.word_matches(conn)._words
+        assert reads == [] and not kept.matches  # asked once: FTS5 ranked it
         assert _search(conn, ["w3", "w7"]) == first and reads == ["w3", "w7"]
-        assert _search(conn, ["w7", "w9"]) == _by_fts5(conn, ["w7", "w9"], monkeypatch, limit=20, offset=0)
-        assert reads == ["w3", "w7"]  # w9 is new: FTS5 ranks the query
+        assert list(kept.matches) == ["w3", "w7"]
+        assert _search(conn, ["w7", "w3"]) == _by_fts5(conn, ["w7", "w3"], monkeypatch, limit=20, offset=0)
+        assert reads == ["w3", "w7"]  # kept: not read again
     _write(engine, range(601, 603), seed=5)
     with engine.connect() as conn:
-        _search(conn, ["w3"])
-    assert reads == ["w3", "w7", "w3"]  # asked before the write: read again at once
+        _search(conn, ["w3", "w7"])
+        assert reads == ["w3", "w7", "w3", "w7"]  # asked before the write: read again at once
+        assert list(fts5_terms.word_matches(conn)._words.matches) == ["w3", "w7"]
 
 
-def test_once_the_budget_is_nearly_full_a_word_is_read_only_if_asked_more_than_what_it_would_push_out(
-    engine, monkeypatch
-):
+def test_words_not_kept_are_read_for_the_query_alone_where_that_costs_less_than_fts5(engine, monkeypatch):
+    monkeypatch.setattr(fts5_terms, "READ_ROWS", 0)
     reads = _reads(monkeypatch)
     with engine.connect() as conn:
-        held = {  # what each word's matches take: a rowid and a double a row
-            word: 12 * conn.exec_driver_sql(f"SELECT count(*) FROM entry_fts_words('{word}')").scalar()
+        common, rare = _by_commonness(conn)
+        rows, held = _holders(conn, VOCABULARY)
+        _search(conn, ["nowhere"])  # the words read against the index as it is
+        kept = fts5_terms.word_matches(conn)._words
+        reads.clear()
+
+        def alike(terms):
+            expected = _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
+            assert _search(conn, terms) == expected
+            assert [(r[0], r[1]) for r in expected[0]] == _by_sql(conn, terms)[0]
+
+        # One word: FTS5 scores each of its rows, reading is cheaper; not kept on a first ask.
+        alike([rare[0]])
+        assert reads == [rare[0]] and not kept.matches
+        # One word half the rows hold only selects rows: never read for it.
+        alike([common[0]])
+        assert reads == [rare[0]]
+        # Two words, neither kept: reading every row holding them costs more than FTS5's walk.
+        alike([rare[1], rare[2]])
+        assert reads == [rare[0]]
+        # A word kept, and one held by at most a third of the rows holding either: read.
+        _search(conn, [rare[0]])
+        assert list(kept.matches) == [rare[0]]
+        # (words not asked before: a second ask would be admitted, read and kept)
+        fewer = next(w for w in rare[3:] if 3 * held[w] <= held[rare[0]] + held[w])
+        more = next(w for w in rare[3:] if 3 * held[w] > held[rare[0]] + held[w])
+        reads.clear()
+        alike([rare[0], fewer])
+        assert reads == [fewer] and list(kept.matches) == [rare[0]]
+        alike([rare[0], more])
+        assert reads == [fewer]  # FTS5 ranked it
+        # With READ_ROWS rows free, two words held by as many rows are read.
+        pair = [w for w in rare[3:] if w not in (fewer, more)][:2]
+        monkeypatch.setattr(fts5_terms, "READ_ROWS", held[pair[0]] + held[pair[1]])
+        alike(pair)
+        assert reads == [fewer, *pair] and list(kept.matches) == [rare[0]]
+
+
+def test_once_the_budget_is_nearly_full_a_word_is_kept_only_if_asked_more_than_what_it_would_push_out(
+    engine, monkeypatch
+):
+    with engine.connect() as conn:
+        held = {  # what each word's matches take: a rowid and a weighed count (uint16) a row
+            word: 6 * conn.exec_driver_sql(f"SELECT count(*) FROM entry_fts_words('{word}')").scalar()
             for word in ("w10", "w11")
         }
         monkeypatch.setattr(fts5_terms, "BUDGET", int(sum(held.values()) * 1.2))
@@ -380,11 +426,11 @@ def test_once_the_budget_is_nearly_full_a_word_is_read_only_if_asked_more_than_w
             for _ in range(4):
                 _search(conn, [word])
         kept = fts5_terms.word_matches(conn)._words
-        assert reads == ["w10", "w11"] and list(kept.matches) == ["w10", "w11"]  # over 3/4 full
+        assert list(kept.matches) == ["w10", "w11"] and kept.bytes == sum(held.values())  # over 3/4 full
         for asked in range(1, 6):  # w10, the least recently used, was asked for 4 times
             assert _search(conn, ["w12"]) == _by_fts5(conn, ["w12"], monkeypatch, limit=20, offset=0)
-            assert ("w12" in reads) == (asked >= 5), asked
-        assert "w12" in kept.matches and "w10" not in kept.matches
+            assert ("w12" in kept.matches) == (asked >= 5), asked
+        assert "w10" not in kept.matches
 
 
 def test_a_search_of_an_empty_index_finds_nothing(databases):
