@@ -54,12 +54,13 @@ TABLE = "entry_fts_words"
 COLUMNS = ("title", "signature", "body")
 BUDGET = 8 * 1024 * 1024  # about 1,400,000 matches
 # A word whose matches would take more (about 175,000 rows) is left to FTS5. At 100,000 entries
-# reading "gen" (97,833 rows) took 47 ms, "the" 112 ms: such a word is kept only once asked
-# for often (_Admission), and then spares every query holding it FTS5's walk of its rows.
+# reading "gen" (97,833 rows) took 47 ms, "the" 112 ms: such a word is never read for one
+# query alone (_Words.worth_reading); read and kept from its second ask (_Admission), it then
+# spares every query holding it FTS5's walk of its rows.
 WORD_BUDGET = BUDGET // 8
 _MATCH_BYTES = 6  # a match kept: its rowid (int32) and its weighed count (uint16, as a rule)
 # Reading a query's words not kept pays where the rows holding them are at most this share of
-# the rows holding any of its words, and this many more (see _Words.worth_reading).
+# its words' holders added up, and this many more (see _Words.worth_reading).
 READ_SHARE, READ_ROWS = 1 / 3, 500
 TEXT_BUDGET = 4 * 1024 * 1024  # the texts of about a thousand rows, with their lower case
 _CHUNK = 8192  # rows read at a time
@@ -69,6 +70,20 @@ Texts = tuple[tuple[str, ...], tuple[str, ...]]  # a row's texts, and the same i
 # A query term that unicode61 reads as this one token: lower-case ASCII letters and digits.
 # Anything else (a phrase of parts, diacritics, other scripts) is left to FTS5.
 PLAIN_TERM = re.compile(r"[a-z0-9]+")
+
+
+# The index's words as fts5vocab lists them: each instance (row, column, offset), and how many
+# rows hold each word.
+_INSTANCES, _ROWS = f"temp.{TABLE}_instances", f"temp.{TABLE}_rows"
+
+
+def declare_vocabularies(cursor) -> None:
+    """Declare the fts5vocab tables words are read through, once, as a connection opens (the
+    index need not exist yet). Declared in a read's transaction, a table of the temp schema
+    was dropped again by its rollback, and the next statement reloaded the whole schema: a
+    read transaction that declared one took 270 µs at 10,000 entries, one that did not 5.5 µs."""
+    for name, kind in ((_INSTANCES, "instance"), (_ROWS, "row")):
+        cursor.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5vocab(main, {TABLE}, {kind})")
 
 
 def _varints(data: bytes) -> np.ndarray:
@@ -91,10 +106,10 @@ def idf(rows: int, hits: int) -> float | None:
 
 
 class _Admission:
-    """Which words are read out of the index (shared by the threads, kept across the index's
-    changes): how often each word was asked for lately, and the words found too common.
+    """Which words are kept once read out of the index (shared by the threads, kept across the
+    index's changes): how often each word was asked for lately, and the words found too common.
 
-    A word is read on its second ask; once the budget is nearly full, only if asked for more
+    A word is kept from its second ask; once the budget is nearly full, only if asked for more
     often than the least recently used word kept, which it would push out. So a long tail of
     searches, each word asked for a few times, does not keep reading words only to push out
     one another (at 100,000 entries, 50,000 searches of new words took 8 ms each that way,
@@ -119,7 +134,7 @@ class _Admission:
                 self._since = 0
 
     def admits(self, words: list[str], rival: str | None) -> bool:
-        """Whether `words` (asked for now, ask() first) may be read: each asked for before and
+        """Whether `words` (asked for now, ask() first) may be read and kept: each asked for before and
         more often than `rival`, the word reading them would push out; none too common."""
         with self._lock:
             least = max(2, self._asks.get(rival, 0) + 1) if rival is not None else 2
@@ -129,6 +144,10 @@ class _Admission:
         with self._lock:
             self._too_common.add(word)
 
+    def any_too_common(self, words: list[str]) -> bool:
+        with self._lock:
+            return not self._too_common.isdisjoint(words)
+
 
 class _Words:
     """One index's words as read against one structure record."""
@@ -137,14 +156,19 @@ class _Words:
         self.structure, self.weights, self.admission = structure, weights, admission
         averages = _varints(_row(conn, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_AVERAGES_ROWID,)))
         self.rows = int(averages[0]) if len(averages) else 0  # no record before the first row
-        self.avgdl = float(averages[1:].sum()) / float(self.rows) if self.rows else 1.0
-        last = conn.execute(f"SELECT max(id) FROM {TABLE}_docsize").fetchone()[0] or 0
-        size = np.zeros(last + 1, np.int32)  # tokens in all columns, by rowid
+        tokens = float(averages[1:].sum())
+        self.avgdl = tokens / float(self.rows) if tokens else 1.0  # no tokens: nothing matches
+        # Tokens in all columns of each row, by rowid: read in one statement, so of one version
+        # of the index, a chunk at a time (no Python list of every row at once).
+        rowids, sizes = [np.zeros(1, np.int64)], [np.zeros(1, np.int32)]  # and row 0, of none
         rows = conn.execute(f"SELECT id, sz FROM {TABLE}_docsize")
-        while chunk := rows.fetchmany(_CHUNK):  # a chunk at a time: no list of every row at once
-            ids = np.fromiter((rowid for rowid, _ in chunk), np.int64, len(chunk))
-            counts = _varints(b"".join(size for _, size in chunk)).reshape(len(chunk), len(COLUMNS))
-            size[ids] = counts.sum(axis=1)
+        while chunk := rows.fetchmany(_CHUNK):
+            rowids.append(np.fromiter((rowid for rowid, _ in chunk), np.int64, len(chunk)))
+            packed = _varints(b"".join(sz for _, sz in chunk)).reshape(len(chunk), len(COLUMNS))
+            sizes.append(packed.sum(axis=1, dtype=np.int32))
+        ids = np.concatenate(rowids)
+        size = np.zeros(int(ids.max()) + 1, np.int32)
+        size[ids] = np.concatenate(sizes)
         # bm25's term for each row's length, by rowid (8 bytes a row, not budgeted), computed as
         # fts5Bm25Function computes it, so that each part of a score is the very same double.
         self.length = K1 * (1 - B + B * size / self.avgdl)
@@ -160,11 +184,11 @@ class _Words:
         self.lock = threading.Lock()
 
     def matched(self, conn, words: list[str]) -> "Matched | None":
-        """The rows holding every word; None when a word is too common to keep, or when
-        reading the words not kept is neither admitted (_Admission) nor worth it for this
-        query alone (worth_reading): FTS5 ranks that query. Words not kept are read outside
-        the lock: a search of kept words (on the event loop, app.web.on_loop) never waits
-        for another's reading."""
+        """The rows holding every word; None when a word is too common to keep, when reading
+        the words not kept is neither admitted (_Admission) nor worth it for this query alone
+        (worth_reading), or when the index changed while they were read: FTS5 ranks that
+        query. Words not kept are read outside the lock: a search of kept words (on the event
+        loop, app.web.on_loop) never waits for another's reading."""
         kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self.admission.ask(words)
         with self.lock:
@@ -179,11 +203,11 @@ class _Words:
         if not admitted and not self.worth_reading(conn, words, missing):
             return None
         if missing:
-            conn.execute(
-                f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{TABLE}_instances "
-                f"USING fts5vocab(main, {TABLE}, instance)"
-            )
             fresh = {word: self.read(conn, word) for word in missing}
+            # Read statement by statement: a write may have committed since the record was
+            # read. Words read from another index are neither kept nor ranked here.
+            if _structure(conn) != self.structure:
+                return None
             common = [
                 word
                 for word, (rowids, counts) in fresh.items()
@@ -218,6 +242,8 @@ class _Words:
             for j, positions in at_of.items():
                 at_of[j] = np.flatnonzero(held) if isinstance(positions, slice) else positions[held]
             at_of[i] = at[held]
+        if len(common) and common[-1] >= len(self.length):  # a row this record has no size of
+            return None
         weights = [idf(self.rows, len(rowids)) for rowids, _ in parts]
         scored = [i for i, weight in enumerate(weights) if weight is not None] or range(len(parts))
         terms = [(at_of[i], parts[i][1], weights[i] or 1e-6) for i in scored]  # FTS5's floor
@@ -229,9 +255,11 @@ class _Words:
         several walks every row holding each word (to weigh it) besides scoring the rows
         holding all. Measured over 2,000 searches of new words at 10,000 and at 100,000
         entries, reading paid for one word, and for several where the rows holding the words
-        to read were at most a third of those holding any, and 500 more (READ_SHARE,
-        READ_ROWS). Never a word too common to keep, nor one half the rows or more hold (it
-        only selects rows: FTS5 lists or counts it faster than it is read)."""
+        to read were at most a third of the query's words' holders added up, and 500 more
+        (READ_SHARE, READ_ROWS). Never a word too common to keep, nor one half the rows or
+        more hold (it only selects rows: FTS5 lists or counts it faster than it is read)."""
+        if self.admission.any_too_common(missing):
+            return False
         held = {word: self.held(conn, word) for word in words}
         reading = [held[word] for word in dict.fromkeys(missing)]
         if any(hits * _MATCH_BYTES > WORD_BUDGET or idf(self.rows, hits) is None for hits in reading):
@@ -245,9 +273,7 @@ class _Words:
             if (kept := self.matches.get(word)) is not None:
                 found = len(kept[0])
             else:
-                vocabulary = f"temp.{TABLE}_rows USING fts5vocab(main, {TABLE}, row)"
-                conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {vocabulary}")
-                row = conn.execute(f"SELECT doc FROM temp.{TABLE}_rows WHERE term = ?", (word,)).fetchone()
+                row = conn.execute(f"SELECT doc FROM {_ROWS} WHERE term = ?", (word,)).fetchone()
                 found = row[0] if row else 0
             with self.lock:
                 if len(self.holders) >= HOLDERS:
@@ -267,7 +293,7 @@ class _Words:
         # SQLite builds them in C. A row per matching row (GROUP BY, a sum of the columns'
         # weights in SQL) took two to three times as long.
         docs, cols = conn.execute(
-            f"SELECT group_concat(doc), group_concat(col) FROM temp.{TABLE}_instances WHERE term = ?", (word,)
+            f"SELECT group_concat(doc), group_concat(col) FROM {_INSTANCES} WHERE term = ?", (word,)
         ).fetchone()
         if docs is None:
             return np.zeros(0, np.int32), np.zeros(0)
@@ -349,7 +375,7 @@ class WordMatches:
     def at(self, conn: Connection, weights: tuple[float, ...]) -> "_Words":
         """The words read against the index as `conn` sees it: read again after any change."""
         driver = conn.connection.driver_connection
-        structure = _row(driver, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_STRUCTURE_ROWID,))
+        structure = _structure(driver)
         kept = self._words
         if kept is None or kept.structure != structure or kept.weights != weights:
             # Read outside the lock: the searches that find the index as it was go on meanwhile.
@@ -357,6 +383,11 @@ class WordMatches:
             with self._lock:
                 self._words = kept
         return kept
+
+
+def _structure(conn) -> bytes:
+    """FTS5's structure record of the index, which every write to it rewrites."""
+    return _row(conn, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_STRUCTURE_ROWID,))
 
 
 def _row(conn, sql: str, params: tuple) -> bytes:

@@ -44,6 +44,7 @@ def configure_engine(engine: Engine, *, busy_timeout_ms: int) -> None:
         cur.execute("PRAGMA journal_mode = WAL")
         cur.execute("PRAGMA synchronous = FULL")
         cur.execute("PRAGMA foreign_keys = ON")
+        fts5_terms.declare_vocabularies(cur)
         cur.close()
 
     @event.listens_for(engine, "begin")

@@ -182,6 +182,82 @@ def test_a_write_committed_while_a_search_counts_a_words_holders_fails_nothing(e
         assert ([(r[0], r[1]) for r in found[0]], found[1]) == _by_sql(conn, terms)
 
 
+@pytest.mark.parametrize("asked", [0, 1])
+def test_a_write_committed_while_a_search_reads_its_words_fails_nothing(engine, monkeypatch, asked):
+    # A one-word query is read at its first ask, and kept from its second: either read may see
+    # rows the index's record, read before it, does not know.
+    with engine.connect() as conn:
+        _, rare = _by_commonness(conn)
+        words = rare[:4]
+        for word in words:
+            for _ in range(asked):
+                _search(conn, [word])
+    real = fts5_terms.WordMatches.at
+    written = []
+
+    def then_a_write_commits(self, conn, weights):
+        found = real(self, conn, weights)
+        if not written:  # rows past the last one, holding the words
+            written.append(True)
+            with write_session(engine) as session:
+                for rowid in (601, 602):
+                    backends.write_index_row(
+                        session.connection(), rowid, title=" ".join(words), signature="", body=""
+                    )
+        return found
+
+    monkeypatch.setattr(fts5_terms.WordMatches, "at", then_a_write_commits)
+    for word in words:
+        written.clear()
+        with engine.connect() as conn:  # statement by statement, as the service searches
+            rows, total = _search(conn, [word])
+            kept = fts5_terms.word_matches(conn)._words  # as read before the write
+        assert written
+        with engine.connect() as conn:
+            assert ([(r[0], r[1]) for r in rows], total) == _by_sql(conn, [word]), word
+        assert word not in kept.matches  # read from another index: not kept
+
+
+def test_an_index_of_rows_without_a_word_finds_nothing(databases):
+    engine = make_engine(make_settings(databases.empty()))
+    with write_session(engine) as session:
+        for rowid in (1, 2):
+            backends.write_index_row(session.connection(), rowid, title="", signature="", body="")
+    with engine.connect() as conn:
+        for _ in range(2):
+            assert _search(conn, ["memory"]) == ([], 0)
+    engine.dispose()
+
+
+def test_a_word_whose_weighed_counts_pass_two_bytes_ranks_alike_and_once_too_common_is_not_read_again(
+    engine, monkeypatch
+):
+    # Ten for each time a row's title holds it: 7,000 times is 70,000, past what uint16 holds.
+    with write_session(engine) as session:
+        backends.write_index_row(session.connection(), 700, title="zzbig " * 7000, signature="", body="")
+        for rowid in (701, 702):
+            backends.write_index_row(
+                session.connection(), rowid, title="zzbig w1", signature="zzbig", body=""
+            )
+    reads = _reads(monkeypatch)
+    with engine.connect() as conn:
+        for terms in (["zzbig"], ["zzbig"], ["zzbig", "w1"]):
+            rows, total = _search(conn, terms)
+            assert ([(r[0], r[1]) for r in rows], total) == _by_sql(conn, terms)
+        kept = fts5_terms.word_matches(conn)._words
+        counts = kept.matches["zzbig"][1]
+        assert counts.dtype == np.float64 and counts.max() == 70_000
+        assert kept.matches["zzbig"][0].dtype == np.int32
+    _write(engine, range(703, 704), seed=5)  # a new record: nothing kept
+    # Twelve bytes a row, where a word's holders promise six: read once, then known too common.
+    monkeypatch.setattr(fts5_terms, "WORD_BUDGET", 6 * 3 + 1)
+    reads.clear()
+    with engine.connect() as conn:
+        for _ in range(3):
+            assert _search(conn, ["zzbig"]) == _by_fts5(conn, ["zzbig"], monkeypatch, limit=20, offset=0)
+    assert reads == ["zzbig"]
+
+
 def test_a_write_to_the_index_is_seen_by_the_next_search(engine, monkeypatch):
     with engine.connect() as conn:
         _asked(conn, ["w1", "w0", "zebrafrob"])
@@ -431,6 +507,24 @@ def test_once_the_budget_is_nearly_full_a_word_is_kept_only_if_asked_more_than_w
             assert _search(conn, ["w12"]) == _by_fts5(conn, ["w12"], monkeypatch, limit=20, offset=0)
             assert ("w12" in kept.matches) == (asked >= 5), asked
         assert "w10" not in kept.matches
+
+
+def test_searches_declare_nothing_so_a_reads_rollback_leaves_the_schema_as_it_was(engine):
+    # A table of the temp schema declared in a read's transaction is dropped by its rollback,
+    # and the next statement reloads the whole schema: the vocabularies are declared at connect.
+    statements: list[str] = []
+    for _ in range(2):  # the second read after the first one's rollback
+        with engine.connect() as conn:
+            conn.connection.driver_connection.set_trace_callback(statements.append)
+            for terms in (["w9"], ["w40", "w8"], ["w7", "w9", "w11"]):
+                rows, total = _search(conn, terms)
+                assert ([(r[0], r[1]) for r in rows], total) == _by_sql(conn, terms)
+            assert conn.in_transaction()
+            conn.connection.driver_connection.set_trace_callback(None)
+    ours = [sql for sql in statements if not sql.startswith("--")]  # not FTS5's own, nested
+    assert any("_instances" in sql for sql in ours)  # words were read
+    assert any("_rows" in sql for sql in ours)  # and their holders counted
+    assert [sql for sql in ours if not sql.lstrip().upper().startswith(("SELECT", "BEGIN"))] == []
 
 
 def test_a_search_of_an_empty_index_finds_nothing(databases):
