@@ -54,9 +54,9 @@ TABLE = "entry_fts_words"
 COLUMNS = ("title", "signature", "body")
 BUDGET = 8 * 1024 * 1024  # about 1,400,000 matches
 # A word whose matches would take more (about 175,000 rows) is left to FTS5. At 100,000 entries
-# reading "gen" (97,833 rows) took 47 ms, "the" 112 ms: such a word is never read for one
-# query alone (_Words.worth_reading); read and kept from its second ask (_Admission), it then
-# spares every query holding it FTS5's walk of its rows.
+# reading "gen" (97,833 rows) took 47 ms, "the" 112 ms: a word half the rows hold, as these
+# do, is never read for one query alone (_Words.worth_reading); read and kept from its second
+# ask (_Admission), it then spares every query holding it FTS5's walk of its rows.
 WORD_BUDGET = BUDGET // 8
 _MATCH_BYTES = 6  # a match kept: its rowid (int32) and its weighed count (uint16, as a rule)
 # Reading a query's words not kept pays where the rows holding them are at most this share of
