@@ -208,23 +208,23 @@ class _Words:
             # read. Words read from another index are neither kept nor ranked here.
             if _structure(conn) != self.structure:
                 return None
-            common = [
+            too_common = [
                 word
                 for word, (rowids, counts) in fresh.items()
                 if rowids.nbytes + counts.nbytes > WORD_BUDGET
             ]
             with self.lock:
                 for word, (rowids, counts) in fresh.items():
-                    if admitted and word not in common and word not in self.matches:
+                    if admitted and word not in too_common and word not in self.matches:
                         self.matches[word] = (rowids, counts)
                         self.bytes += rowids.nbytes + counts.nbytes
                 # The words of this query are the last used: never the ones let go.
                 while self.bytes > BUDGET and len(self.matches) > len(words):
                     _, (rowids, counts) = self.matches.popitem(last=False)
                     self.bytes -= rowids.nbytes + counts.nbytes
-            for word in common:
+            for word in too_common:
                 self.admission.too_common(word)
-            if common:
+            if too_common:
                 return None
             kept |= fresh
         parts = [kept[word] for word in words]

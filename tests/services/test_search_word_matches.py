@@ -158,22 +158,30 @@ def test_among_a_filter_a_word_half_the_rows_hold_selects_rows_too(engine):
                 assert expected and all(r[0] in within for r in found[0])
 
 
-def test_a_write_committed_while_a_search_counts_a_words_holders_fails_nothing(engine, monkeypatch):
-    # Searches outside a write run statement by statement: the rows counted when the index's
-    # record was read, and a word's holders counted after, may straddle another's commit.
-    with engine.connect() as conn:
-        common, rare = _by_commonness(conn)
+def _a_write_once_the_record_is_read(monkeypatch, write) -> list[bool]:
+    """From now on `write()` commits as a search has just read the index's record, once until
+    the list returned (True once it has) is cleared."""
     real = fts5_terms.WordMatches.at
-    written = []
+    written: list[bool] = []
 
     def then_a_write_commits(self, conn, weights):
         words = real(self, conn, weights)
         if not written:
             written.append(True)
-            _write(engine, range(601, 901), seed=7)  # 300 rows more, the common word in most
+            write()
         return words
 
     monkeypatch.setattr(fts5_terms.WordMatches, "at", then_a_write_commits)
+    return written
+
+
+def test_a_write_committed_while_a_search_counts_a_words_holders_fails_nothing(engine, monkeypatch):
+    # Searches outside a write run statement by statement: the rows counted when the index's
+    # record was read, and a word's holders counted after, may straddle another's commit.
+    with engine.connect() as conn:
+        common, rare = _by_commonness(conn)
+    # 300 rows more, the common word in most
+    written = _a_write_once_the_record_is_read(monkeypatch, lambda: _write(engine, range(601, 901), seed=7))
     terms = [rare[0], common[0]]
     with engine.connect() as conn:
         assert _search(conn, terms)[1]  # no error: a page of what it read
@@ -192,21 +200,15 @@ def test_a_write_committed_while_a_search_reads_its_words_fails_nothing(engine, 
         for word in words:
             for _ in range(asked):
                 _search(conn, [word])
-    real = fts5_terms.WordMatches.at
-    written = []
 
-    def then_a_write_commits(self, conn, weights):
-        found = real(self, conn, weights)
-        if not written:  # rows past the last one, holding the words
-            written.append(True)
-            with write_session(engine) as session:
-                for rowid in (601, 602):
-                    backends.write_index_row(
-                        session.connection(), rowid, title=" ".join(words), signature="", body=""
-                    )
-        return found
+    def rows_holding_the_words():  # past the last one
+        with write_session(engine) as session:
+            for rowid in (601, 602):
+                backends.write_index_row(
+                    session.connection(), rowid, title=" ".join(words), signature="", body=""
+                )
 
-    monkeypatch.setattr(fts5_terms.WordMatches, "at", then_a_write_commits)
+    written = _a_write_once_the_record_is_read(monkeypatch, rows_holding_the_words)
     for word in words:
         written.clear()
         with engine.connect() as conn:  # statement by statement, as the service searches
