@@ -101,15 +101,32 @@ def _served(port: int, clients: list[socket.socket]) -> set[int]:
             if local == port and remote in ours and state == _ESTABLISHED}  # fmt: skip
 
 
+def _threads(pid: int) -> list[str]:
+    """Each thread of a process as "state wait-channel", where the kernel says (a thread
+    blocked in a futex or a pipe shows which)."""
+    threads = []
+    for task in sorted(Path(f"/proc/{pid}/task").glob("*")):
+        with contextlib.suppress(OSError):
+            state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            threads.append(f"{state} {(task / 'wchan').read_text() or '-'}")
+    return threads
+
+
 def _ready(port: int, group: int, workers: int, timeout: float = 60) -> dict[int, set[int]]:
-    """The workers' listening sockets, once as many processes listen as there are workers."""
+    """The workers' listening sockets, once as many processes listen as there are workers;
+    otherwise a failure that says what each process of the group was doing."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         sockets = _listening(port, group)
         if len(sockets) == workers:
             return sockets
         time.sleep(0.2)
-    raise AssertionError(f"not every worker listens on {port}: {sockets}")
+    on_port = [(state, inode) for local, _, state, inode in _tcp_sockets() if local == port]
+    processes = {pid: (_socket_inodes(pid), _threads(pid)) for pid in _group(group)}
+    raise AssertionError(
+        f"not every worker listens on {port}: {sockets}; sockets on the port (state, inode):"
+        f" {on_port}; the group's processes (sockets, threads): {processes}"
+    )
 
 
 def test_each_worker_listens_on_its_own_socket_and_gets_connections(tmp_path):
