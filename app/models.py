@@ -102,6 +102,9 @@ Index("ix_entry_sourced", Entry.source, Entry.canonical_id, **_partial("canonica
 Index("ix_entry_recent", Entry.updated_at.desc(), Entry.id, **_partial("canonical_id IS NULL"))
 Index("ix_entry_reported", Entry.evidence_count.desc(), Entry.id, **_partial("canonical_id IS NULL"))
 Index("ix_entry_alias", Entry.canonical_id, Entry.id, **_partial("canonical_id IS NOT NULL"))
+# What a kept page checks before each answer (its entries' change counters, the stamp), read
+# from this index alone rather than from each entry's row (migration 0014).
+Index("ix_entry_stamp", Entry.id, Entry.changed)
 
 
 class Pattern(SQLModel, table=True):

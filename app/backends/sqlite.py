@@ -108,7 +108,8 @@ class StampReader:
         elif sql is None:
             marks = ", ".join("?" * len(ids))
             sql = self._statements[len(ids)] = (
-                f"SELECT count(*), max(changed) FROM entry WHERE id IN ({marks})"
+                # The primary key's index, which the planner prefers, holds no counter.
+                f"SELECT count(*), max(changed) FROM entry INDEXED BY ix_entry_stamp WHERE id IN ({marks})"
             )
         count, latest = self.driver_connection.execute(sql, ids).fetchone()
         return count, latest or 0
