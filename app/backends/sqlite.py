@@ -90,16 +90,33 @@ class StampReader:
 
     The DBAPI connection runs without an open transaction (isolation_level None), so each
     SELECT reads the latest commit; through the ORM the same check costs about 15 times as
-    much (BEGIN, SELECT, COMMIT, each through SQLAlchemy).
+    much (BEGIN, SELECT, COMMIT, each through SQLAlchemy). Stamps are kept while SQLite's
+    data_version, which moves at each commit of any other connection (this one never writes),
+    stays where it was: a check then reads no index, at any size of the base.
     """
+
+    MAX_KEPT = 65536  # ids asked for between two writes; all forgotten past this
 
     def __init__(self, engine: Engine) -> None:
         self._checked_out = engine.raw_connection()  # held for the life of the reader
         self.driver_connection = self._checked_out.driver_connection
         self._statements: dict[int, str] = {}
+        self._kept: tuple[int, dict[tuple[str, ...], tuple[int, int]]] = (-1, {})
 
     def __call__(self, ids: tuple[str, ...]) -> tuple[int, int]:
         """Like app.services.entries.read.current_stamp, no ids meaning the whole base."""
+        # Read before the stamp: a stamp kept under a version is never older than it.
+        version = self.driver_connection.execute("PRAGMA data_version").fetchone()[0]
+        seen, kept = self._kept
+        if seen != version or len(kept) > self.MAX_KEPT:
+            kept = {}
+            self._kept = (version, kept)  # one assignment: threads never mix two versions
+        stamp = kept.get(ids)
+        if stamp is None:
+            stamp = kept[ids] = self._read(ids)
+        return stamp
+
+    def _read(self, ids: tuple[str, ...]) -> tuple[int, int]:
         sql = self._statements.get(len(ids))
         if sql is None and not ids:
             # Each max() alone, so that each is read from its index.

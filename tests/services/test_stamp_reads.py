@@ -1,6 +1,7 @@
 """The stamp a kept page checks before each answer (app.backends.stamp_reader): on a real
-SQLite file at head, it says what the entries' rows say, follows each write at once, and is
-read from the index of ids and change counters alone (migration 0014), never from the rows."""
+SQLite file at head, it says what the entries' rows say and follows each write at once; on
+SQLite it is read from the index of ids and change counters alone (migration 0014), never
+from the rows, and not read again until another connection commits."""
 
 import pytest
 from sqlalchemy import update
@@ -26,7 +27,7 @@ def test_the_stamp_follows_each_write_as_the_entries_rows_say(engine):
     try:
         with engine.connect() as conn:
             assert reader((first, second)) == current_stamp(conn, (first, second))
-        before = reader((first, second))
+        before, base = reader((first, second)), reader(())
         assert before[0] == 2
         assert reader((first, "no/such-entry")) == (1, reader((first,))[1])
 
@@ -34,6 +35,7 @@ def test_the_stamp_follows_each_write_as_the_entries_rows_say(engine):
             session.exec(update(Entry).where(col(Entry.id) == second).values(changed=before[1] + 5))
             session.commit()
         assert reader((first, second)) == (2, before[1] + 5)  # no transaction kept it from the write
+        assert reader(()) == (base[0], max(base[1], before[1] + 5))
         with engine.connect() as conn:
             assert reader((first,)) == current_stamp(conn, (first,))
     finally:
@@ -53,8 +55,32 @@ def test_the_stamp_is_read_from_the_index_alone(engine):
     finally:
         reader.driver_connection.set_trace_callback(None)
         reader.close()
-    assert len(ran) == 2
+    read = [statement for statement in ran if statement.startswith("SELECT")]
+    assert len(read) == 2
     with engine.connect() as conn:
-        for statement in ran:
+        for statement in read:
             plan = " | ".join(row[3] for row in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement).all())
             assert plan.startswith("SEARCH entry USING COVERING INDEX ix_entry_stamp (id=?)"), plan
+
+
+@pytest.mark.sqlite_only  # SQLite's data_version
+def test_a_stamp_is_read_again_only_once_another_connection_has_committed(engine):
+    with Session(engine) as session:
+        first, second = session.exec(select(Entry.id).order_by(Entry.id).limit(2)).all()
+    reader = backends.stamp_reader(engine)
+    ran: list[str] = []
+    reader.driver_connection.set_trace_callback(ran.append)
+    try:
+        stamp = reader((first,))
+        assert [reader((first,)) for _ in range(3)] == [stamp] * 3
+        assert sum(statement.startswith("SELECT") for statement in ran) == 1
+
+        with Session(engine) as session:  # a write to another entry: every stamp is read again
+            session.exec(update(Entry).where(col(Entry.id) == second).values(changed=stamp[1] + 1))
+            session.commit()
+        assert reader((first,)) == stamp
+        assert reader((second,)) == (1, stamp[1] + 1)
+        assert sum(statement.startswith("SELECT") for statement in ran) == 3
+    finally:
+        reader.driver_connection.set_trace_callback(None)
+        reader.close()
