@@ -4,6 +4,7 @@ app/backends/postgres.py provides the same functions; app/backends/__init__.py p
 """
 
 import json
+import logging
 import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,6 +16,8 @@ from sqlmodel import Session
 
 from app.backends import fts5_terms
 from app.backends.text import cjk_pairs, marked_snippet, split_scripts, substring_terms
+
+log = logging.getLogger(__name__)
 
 
 def make_engine(url: str, *, busy_timeout_ms: int, pool_size: int, max_overflow: int) -> Engine:
@@ -92,15 +95,18 @@ class StampReader:
     SELECT reads the latest commit; through the ORM the same check costs about 15 times as
     much (BEGIN, SELECT, COMMIT, each through SQLAlchemy). Stamps are kept while SQLite's
     data_version, which moves at each commit of any other connection (this one never writes),
-    stays where it was: a check then reads no index, at any size of the base.
+    stays where it was: a check then reads no index, at any size of the base. Called from the
+    event loop only: statements of two threads overlapping on one connection would hold one
+    read transaction open, and neither the stamps nor data_version would move.
     """
 
-    MAX_KEPT = 65536  # ids asked for between two writes; all forgotten past this
+    MAX_KEPT = 8192  # ids asked for between two writes (the pages read most); all forgotten past this
 
     def __init__(self, engine: Engine) -> None:
         self._checked_out = engine.raw_connection()  # held for the life of the reader
         self.driver_connection = self._checked_out.driver_connection
         self._statements: dict[int, str] = {}
+        self._indexed = True  # until the database says it has no ix_entry_stamp
         self._kept: tuple[int, dict[tuple[str, ...], tuple[int, int]]] = (-1, {})
 
     def __call__(self, ids: tuple[str, ...]) -> tuple[int, int]:
@@ -108,9 +114,9 @@ class StampReader:
         # Read before the stamp: a stamp kept under a version is never older than it.
         version = self.driver_connection.execute("PRAGMA data_version").fetchone()[0]
         seen, kept = self._kept
-        if seen != version or len(kept) > self.MAX_KEPT:
+        if seen != version or len(kept) >= self.MAX_KEPT:
             kept = {}
-            self._kept = (version, kept)  # one assignment: threads never mix two versions
+            self._kept = (version, kept)
         stamp = kept.get(ids)
         if stamp is None:
             stamp = kept[ids] = self._read(ids)
@@ -118,18 +124,26 @@ class StampReader:
 
     def _read(self, ids: tuple[str, ...]) -> tuple[int, int]:
         sql = self._statements.get(len(ids))
-        if sql is None and not ids:
-            # Each max() alone, so that each is read from its index.
-            sql = "SELECT (SELECT max(seq) FROM entry), (SELECT max(changed) FROM entry)"
-            self._statements[0] = sql
-        elif sql is None:
-            marks = ", ".join("?" * len(ids))
-            sql = self._statements[len(ids)] = (
-                # The primary key's index, which the planner prefers, holds no counter.
-                f"SELECT count(*), max(changed) FROM entry INDEXED BY ix_entry_stamp WHERE id IN ({marks})"
-            )
-        count, latest = self.driver_connection.execute(sql, ids).fetchone()
+        if sql is None:
+            sql = self._statements[len(ids)] = self._statement(len(ids))
+        try:
+            count, latest = self.driver_connection.execute(sql, ids).fetchone()
+        except sqlite3.OperationalError as exc:
+            if not self._indexed or "no such index" not in str(exc):
+                raise
+            # A database not (or no longer) at migration 0014: the rows hold the counters.
+            log.warning("the database has no index ix_entry_stamp (errata db upgrade adds it)")
+            self._statements.clear()
+            self._indexed = False
+            return self._read(ids)
         return count, latest or 0
+
+    def _statement(self, size: int) -> str:
+        if not size:  # each max() alone, so that each is read from its index
+            return "SELECT (SELECT max(seq) FROM entry), (SELECT max(changed) FROM entry)"
+        # The primary key's index, which the planner prefers, holds no counter.
+        source = "entry INDEXED BY ix_entry_stamp" if self._indexed else "entry"
+        return f"SELECT count(*), max(changed) FROM {source} WHERE id IN ({', '.join('?' * size)})"
 
     def close(self) -> None:
         self._checked_out.close()

@@ -4,11 +4,13 @@ SQLite it is read from the index of ids and change counters alone (migration 001
 from the rows, and not read again until another connection commits."""
 
 import pytest
+from alembic import command
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app import backends
 from app.db import make_engine
+from app.migrate import alembic_config
 from app.models import Entry
 from app.services.entries.read import current_stamp
 
@@ -81,6 +83,53 @@ def test_a_stamp_is_read_again_only_once_another_connection_has_committed(engine
         assert reader((first,)) == stamp
         assert reader((second,)) == (1, stamp[1] + 1)
         assert sum(statement.startswith("SELECT") for statement in ran) == 3
+    finally:
+        reader.driver_connection.set_trace_callback(None)
+        reader.close()
+
+
+@pytest.mark.sqlite_only  # the index is named with INDEXED BY on SQLite alone
+def test_a_database_without_the_stamps_index_is_read_through_its_rows(engine, shipped_settings, caplog):
+    """A server whose database is not at migration 0014 (started without `errata serve`,
+    or a worker started after the code was updated) answers as before, only slower; a
+    database taken back past 0014 while the reader runs, likewise."""
+    with Session(engine) as session:
+        first, second = session.exec(select(Entry.id).order_by(Entry.id).limit(2)).all()
+    reader = backends.stamp_reader(engine)
+    try:
+        at_head = reader((first, second))
+        command.downgrade(alembic_config(shipped_settings), "0013")
+        with engine.connect() as conn:
+            assert reader((first, second)) == at_head == current_stamp(conn, (first, second))
+            assert reader((second,)) == current_stamp(conn, (second,))
+        assert [r.message for r in caplog.records if "ix_entry_stamp" in r.message] == [
+            "the database has no index ix_entry_stamp (errata db upgrade adds it)"
+        ]
+    finally:
+        reader.close()
+
+    reader = backends.stamp_reader(engine)  # one made on a database before 0014
+    try:
+        with engine.connect() as conn:
+            assert reader((first,)) == current_stamp(conn, (first,))
+    finally:
+        reader.close()
+
+
+@pytest.mark.sqlite_only
+def test_the_stamps_kept_are_bounded(engine):
+    with Session(engine) as session:
+        ids = session.exec(select(Entry.id).order_by(Entry.id).limit(3)).all()
+    reader = backends.stamp_reader(engine)
+    reader.MAX_KEPT = 2
+    ran: list[str] = []
+    reader.driver_connection.set_trace_callback(ran.append)
+    try:
+        for entry_id in ids:  # the third forgets the first two
+            reader((entry_id,))
+        reader((ids[2],))
+        reader((ids[0],))
+        assert sum(statement.startswith("SELECT") for statement in ran) == 4
     finally:
         reader.driver_connection.set_trace_callback(None)
         reader.close()
