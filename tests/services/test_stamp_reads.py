@@ -3,6 +3,8 @@ SQLite file at head, it says what the entries' rows say and follows each write a
 SQLite it is read from the index of ids and change counters alone (migration 0014), never
 from the rows, and not read again until another connection commits."""
 
+import sqlite3
+
 import pytest
 from alembic import command
 from sqlalchemy import update
@@ -133,3 +135,31 @@ def test_the_stamps_kept_are_bounded(engine):
     finally:
         reader.driver_connection.set_trace_callback(None)
         reader.close()
+
+
+@pytest.mark.sqlite_only
+def test_a_commit_between_the_version_and_the_stamp_leaves_nothing_stale_kept(engine):
+    """data_version is read before the stamp: a commit landing as the version is read is in
+    the stamp read after it, so what is kept under that version is never older than it."""
+    with Session(engine) as session:
+        (first,) = session.exec(select(Entry.id).order_by(Entry.id).limit(1)).all()
+    reader = backends.stamp_reader(engine)
+    writer = sqlite3.connect(engine.url.database)
+    armed = [True]
+
+    def commit_as_the_version_is_read(statement: str) -> None:
+        if armed[0] and statement.startswith("PRAGMA data_version"):
+            armed[0] = False
+            writer.execute("UPDATE entry SET changed = changed + 7 WHERE id = ?", (first,))
+            writer.commit()
+
+    try:
+        reader.driver_connection.set_trace_callback(commit_as_the_version_is_read)
+        reader((first,))  # not kept yet: its stamp is read in this call
+        assert not armed[0]
+        with engine.connect() as conn:
+            assert reader((first,)) == current_stamp(conn, (first,))
+    finally:
+        reader.driver_connection.set_trace_callback(None)
+        reader.close()
+        writer.close()
