@@ -105,7 +105,6 @@ class StampReader:
     def __init__(self, engine: Engine) -> None:
         self._checked_out = engine.raw_connection()  # held for the life of the reader
         self.driver_connection = self._checked_out.driver_connection
-        self._statements: dict[int, str] = {}
         self._indexed = True  # until the database says it has no ix_entry_stamp
         self._kept: tuple[int, dict[tuple[str, ...], tuple[int, int]]] = (-1, {})
 
@@ -123,17 +122,14 @@ class StampReader:
         return stamp
 
     def _read(self, ids: tuple[str, ...]) -> tuple[int, int]:
-        sql = self._statements.get(len(ids))
-        if sql is None:
-            sql = self._statements[len(ids)] = self._statement(len(ids))
+        """Only when no stamp is kept: sqlite3 keeps the statement prepared by its text."""
         try:
-            count, latest = self.driver_connection.execute(sql, ids).fetchone()
+            count, latest = self.driver_connection.execute(self._statement(len(ids)), ids).fetchone()
         except sqlite3.OperationalError as exc:
             if not self._indexed or "no such index" not in str(exc):
                 raise
             # A database not (or no longer) at migration 0014: the rows hold the counters.
             log.warning("the database has no index ix_entry_stamp (errata db upgrade adds it)")
-            self._statements.clear()
             self._indexed = False
             return self._read(ids)
         return count, latest or 0
