@@ -154,7 +154,7 @@ class _Words:
 
     def __init__(self, conn, structure: bytes, weights: tuple[float, ...], admission: _Admission) -> None:
         self.structure, self.weights, self.admission = structure, weights, admission
-        averages = _varints(_row(conn, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_AVERAGES_ROWID,)))
+        averages = _varints(_block(conn, _AVERAGES_ROWID))
         self.rows = int(averages[0]) if len(averages) else 0  # no record before the first row
         tokens = float(averages[1:].sum())
         self.avgdl = tokens / float(self.rows) if tokens else 1.0  # no tokens: nothing matches
@@ -387,11 +387,12 @@ class WordMatches:
 
 def _structure(conn) -> bytes:
     """FTS5's structure record of the index, which every write to it rewrites."""
-    return _row(conn, f"SELECT block FROM {TABLE}_data WHERE id = ?", (_STRUCTURE_ROWID,))
+    return _block(conn, _STRUCTURE_ROWID)
 
 
-def _row(conn, sql: str, params: tuple) -> bytes:
-    found = conn.execute(sql, params).fetchone()
+def _block(conn, rowid: int) -> bytes:
+    """One of FTS5's own rows of the index's %_data table (empty before the index has any)."""
+    found = conn.execute(f"SELECT block FROM {TABLE}_data WHERE id = ?", (rowid,)).fetchone()
     return found[0] if found else b""
 
 
