@@ -17,8 +17,23 @@ end
 -- Counting from a random start, so that no run repeats an earlier run's URLs or bodies.
 math.randomseed(os.time() + math.floor(os.clock() * 1e6))
 local i = math.random(1, 2 ^ 30) * 1000
+-- Requests that are the same each time round are formatted once: wrk shares the machine's
+-- CPUs with the servers, and formatting each anew cost it a tenth of its CPU a request.
+-- Formatted in init, which wrk calls once it has set the Host header.
+local formatted = {}
+init = function(args)
+  if os.getenv("UNIQUE") or #words > 0 then return end
+  if #bodies > 0 then
+    for n, body in ipairs(bodies) do
+      formatted[n] = wrk.format("POST", paths[1], {["Content-Type"] = "application/json"}, body)
+    end
+  else
+    for n, path in ipairs(paths) do formatted[n] = wrk.format("GET", path) end
+  end
+end
 request = function()
   i = i + 1
+  if #formatted > 0 then return formatted[(i % #formatted) + 1] end
   if #bodies > 0 then
     local body = bodies[(i % #bodies) + 1]
     -- A JSON body {"text": "..."}: a number at the end of the text makes it new, and changes
