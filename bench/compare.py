@@ -149,6 +149,9 @@ class Run:
 
 
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
+# Runs that got errors (a refused request, a status other than 2xx or 3xx): their rates are
+# not of the work measured, so the run as a whole fails once every figure is printed.
+_FAILED: list[str] = []
 
 
 def _ms(text: str) -> float:
@@ -193,6 +196,8 @@ def drive(
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = int(bad.group(1)) if bad else 0
     errors += sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    if errors:
+        _FAILED.append(f"{server.name}, {paths.name}: {errors} errors in {total} requests")
     return Run(
         rps=float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
         p50=_ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1)),
@@ -662,6 +667,8 @@ def main() -> None:
         args.visibility = False  # measured once, at the first size
     if len(results) > 1:
         compare_sizes(args.work / str(results[0]["size"]), args.work / str(results[-1]["size"]), args.seconds)
+    if _FAILED:
+        raise SystemExit("\nruns that got errors (their figures do not count):\n  " + "\n  ".join(_FAILED))
 
 
 if __name__ == "__main__":
