@@ -6,6 +6,7 @@ event handlers, no style, links forced to rel="nofollow noopener".
 """
 
 import re
+import threading
 from functools import lru_cache
 
 import markdown as md
@@ -42,11 +43,24 @@ _TAGS = {
 _ATTRIBUTES = {"a": {"href", "title"}, "code": {"class"}, "th": {"align"}, "td": {"align"}}
 
 
+_CONVERTERS = threading.local()
+
+
+def _converter() -> md.Markdown:
+    """This thread's converter, made once: making one (its extensions, their patterns) took
+    longer than converting a section, 0.15 of 0.40 ms. A converter is not thread-safe."""
+    converter = getattr(_CONVERTERS, "markdown", None)
+    if converter is None:
+        converter = md.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
+        _CONVERTERS.markdown = converter
+    return converter
+
+
 @lru_cache(maxsize=4096)
 def render_markdown(text: str | None) -> Markup:
     if not text:
         return Markup("")
-    html = md.markdown(text, extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
+    html = _converter().reset().convert(text)
     clean = nh3.clean(
         html,
         tags=_TAGS,

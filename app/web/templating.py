@@ -32,6 +32,9 @@ def environment(lang: str) -> Environment:
         extensions=["jinja2.ext.i18n"],
         trim_blocks=True,
         lstrip_blocks=True,
+        # Templates are read once: the ETag digests them as the process found them, and
+        # checking each file's time on every render was a thirtieth of a page's making.
+        auto_reload=False,
     )
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_translations(i18n.translations(lang), newstyle=True)
