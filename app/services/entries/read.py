@@ -83,18 +83,24 @@ def _ordered(session: Session, model, entry_id: str) -> list[Row]:
 
 
 _IDS = bindparam("ids", expanding=True)
-_ACCEPTED = select(*Evidence.__table__.columns).where(Evidence.status == "accepted")
-# The latest accepted reports of an entry (an undated one last), and of a group of entries.
+# What a view shows of a report (never the client's hash, kept for moderation alone).
+_ACCEPTED = select(
+    Evidence.id,
+    Evidence.uid,
+    Evidence.item,
+    Evidence.outcome,
+    Evidence.note,
+    Evidence.source_url,
+    Evidence.submitted_at,
+    Evidence.status,
+).where(Evidence.status == "accepted")
+# The latest accepted reports of an entry, or of a merged group, an undated one last
+# (PostgreSQL sorts NULL first in a descending order, SQLite last).
+_LATEST = (col(Evidence.submitted_at).desc().nulls_last(), col(Evidence.id).desc())
 _OWN_EVIDENCE = (
-    _ACCEPTED.where(Evidence.entry_id == bindparam("entry_id"))
-    .order_by(col(Evidence.submitted_at).desc().nulls_last(), col(Evidence.id).desc())
-    .limit(RECENT_EVIDENCE)
+    _ACCEPTED.where(Evidence.entry_id == bindparam("entry_id")).order_by(*_LATEST).limit(RECENT_EVIDENCE)
 )
-_GROUP_EVIDENCE = (
-    _ACCEPTED.where(col(Evidence.entry_id).in_(_IDS))
-    .order_by(col(Evidence.submitted_at).desc(), col(Evidence.id).desc())
-    .limit(RECENT_EVIDENCE)
-)
+_GROUP_EVIDENCE = _ACCEPTED.where(col(Evidence.entry_id).in_(_IDS)).order_by(*_LATEST).limit(RECENT_EVIDENCE)
 _EVIDENCE_VERSIONS = (
     select(EvidenceVersion.evidence_id, EvidenceVersion.component, EvidenceVersion.version)
     .where(col(EvidenceVersion.evidence_id).in_(_IDS))
@@ -238,9 +244,7 @@ def canonical_id(session: Session, entry_id: str) -> str:
 
 
 Stamp = tuple[int, int]
-_STAMP = select(func.count(), func.max(Entry.changed)).where(
-    col(Entry.id).in_(bindparam("ids", expanding=True))
-)
+_STAMP = select(func.count(), func.max(Entry.changed)).where(col(Entry.id).in_(_IDS))
 
 
 @dataclass(frozen=True)
