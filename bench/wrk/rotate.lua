@@ -20,13 +20,14 @@ local i = math.random(1, 2 ^ 30) * 1000
 -- Requests that are the same each time round are formatted once: wrk shares the machine's
 -- CPUs with the servers, and formatting each anew cost it a tenth of its CPU a request.
 -- Formatted in init, which wrk calls once it has set the Host header.
+local function post(body)
+  return wrk.format("POST", paths[1], {["Content-Type"] = "application/json"}, body)
+end
 local formatted = {}
 init = function(args)
   if os.getenv("UNIQUE") or #words > 0 then return end
   if #bodies > 0 then
-    for n, body in ipairs(bodies) do
-      formatted[n] = wrk.format("POST", paths[1], {["Content-Type"] = "application/json"}, body)
-    end
+    for n, body in ipairs(bodies) do formatted[n] = post(body) end
   else
     for n, path in ipairs(paths) do formatted[n] = wrk.format("GET", path) end
   end
@@ -44,7 +45,7 @@ request = function()
     elseif os.getenv("UNIQUE") then
       body = body:sub(1, -3) .. " " .. i .. '"}'
     end
-    return wrk.format("POST", paths[1], {["Content-Type"] = "application/json"}, body)
+    return post(body)
   end
   local path = paths[(i % #paths) + 1]
   if os.getenv("UNIQUE") then path = path .. "&bench=" .. i end
