@@ -56,10 +56,49 @@ def _converter() -> md.Markdown:
     return converter
 
 
+# Characters the cleaning writes otherwise, or cannot take (controls, line breaks, no-break
+# space, lone surrogates); and with them what Markdown reads as syntax anywhere in a line:
+# escapes, code, emphasis, links, HTML and entities.
+_UNWRITTEN = r"\x00-\x1f\x7f\xa0\ud800-\udfff"
+_SYNTAX = re.compile(rf"[\\`*_\[\]<>&{_UNWRITTEN}]")
+# Code is escaped as it stands, but for a numeric reference ("&#1"), which Markdown completes.
+_CODE = re.compile(rf"(?:[^&{_UNWRITTEN}]|&(?!#))*")
+# What makes a line a block of another kind by how it begins: indented code, a list, a
+# heading, a quote, a rule, a fence.
+_BLOCK_START = re.compile(r"\s|[-+#>=~]|\d+\.")
+_BACKTICKS = re.compile(r"(`+)")
+_CODE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def _paragraph(text: str) -> str | None:
+    """The HTML that Markdown and the cleaning make of one line whose only syntax is code
+    spans, made directly; None for any other text. Such lines (titles, actions, a fix's one
+    sentence) are three quarters of what an entry page converts, and the converter's fixed
+    cost (about 90 microseconds) is most of each. Only spans that every Markdown version
+    reads alike: each run of backticks closed by the next, as long."""
+    if _BLOCK_START.match(text) or text[-1].isspace():
+        return None
+    # text, then (opening run, code, closing run, text) for each code span
+    parts = _BACKTICKS.split(text)
+    if len(parts) % 4 != 1 or any(_SYNTAX.search(plain) for plain in parts[::4]):
+        return None
+    html = ["<p>", parts[0]]
+    for at in range(1, len(parts), 4):
+        opening, code, closing, after = parts[at : at + 4]
+        if opening != closing or not _CODE.fullmatch(code):
+            return None
+        html += ["<code>", code.strip().translate(_CODE_ESCAPES), "</code>", after]
+    html.append("</p>")
+    return "".join(html)
+
+
 @lru_cache(maxsize=4096)
 def render_markdown(text: str | None) -> Markup:
     if not text:
         return Markup("")
+    html = _paragraph(text)
+    if html is not None:
+        return Markup(html)
     html = _converter().reset().convert(text)
     clean = nh3.clean(
         html,
