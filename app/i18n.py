@@ -49,6 +49,7 @@ def switch_path(path: str, lang: str) -> str:
     return bare if lang == DEFAULT_LANG else ("/zh" + bare if bare != "/" else "/zh/")
 
 
+@cache  # parsing it again for each number was a third of formatting one
 def locale(lang: str) -> Locale:
     return Locale.parse(LANGUAGES[lang][0])
 
