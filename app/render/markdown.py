@@ -58,9 +58,11 @@ def _converter() -> md.Markdown:
 
 # Characters the cleaning writes otherwise, or cannot take (controls, line breaks, no-break
 # space, lone surrogates); and with them what Markdown reads as syntax anywhere in a line:
-# escapes, code, emphasis, links, HTML and entities.
+# escapes, code, emphasis, links, HTML and entities. An underscore inside a word
+# (CUDA_VISIBLE_DEVICES) starts no emphasis: only one that follows no letter, digit or
+# underscore may.
 _UNWRITTEN = r"\x00-\x1f\x7f\xa0\ud800-\udfff"
-_SYNTAX = re.compile(rf"[\\`*_\[\]<>&{_UNWRITTEN}]")
+_SYNTAX = re.compile(rf"[\\`*\[\]<>&{_UNWRITTEN}]|(?<!\w)_")
 # Code is escaped as it stands, but for a numeric reference ("&#1"), which Markdown completes.
 _CODE = re.compile(rf"(?:[^&{_UNWRITTEN}]|&(?!#))*")
 # What makes a line a block of another kind by how it begins: indented code, a list, a

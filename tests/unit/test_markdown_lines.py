@@ -40,6 +40,7 @@ def _converted(text: str) -> str:
 @example("x ```y`` z```")
 @example("`a&amp;<b>` y")
 @example("`&#1` and `a\\b`")
+@example("Set CUDA_VISIBLE_DEVICES, not __init__ or a_b _c_")
 @example("1986. A good year")
 @example("- not a paragraph")
 def test_a_line_made_directly_is_what_the_converter_makes(text):
