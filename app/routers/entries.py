@@ -3,11 +3,11 @@
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
-from app.db import SessionDep
+from app.db import read_session
+from app.i18n import lang_of_path
 from app.render.formats import respond_entry, split_format
 from app.services.entries.read import load_entry, locate
 from app.urls import alias_url
-from app.web.deps import LangDep
 
 router = APIRouter()
 
@@ -28,10 +28,15 @@ _FORMATS_DOC = {
 
 
 @router.get("/errors/{entry_path:path}", responses=_FORMATS_DOC, response_model=None)
-def entry_page(entry_path: str, request: Request, session: SessionDep, lang: LangDep):
+def entry_page(entry_path: str, request: Request):
+    # The route read most takes no dependencies: solving them, and leaving a session through
+    # their exit stack, was a tenth of an entry's first read as JSON (0.2 of 2.1 ms). The
+    # session is closed as the route returns, as SessionDep's is.
+    lang = lang_of_path(request.url.path)
     entry_id, fmt = split_format(entry_path)
-    found = locate(session, entry_id)
-    if found.id != entry_id:
-        return RedirectResponse(alias_url(found, lang=lang, fmt=fmt), status_code=301)
-    came_from = request.query_params.get("from")
-    return respond_entry(request, load_entry(session, entry_id), fmt, lang, came_from=came_from)
+    with read_session(request.app.state.engine) as session:
+        found = locate(session, entry_id)
+        if found.id != entry_id:
+            return RedirectResponse(alias_url(found, lang=lang, fmt=fmt), status_code=301)
+        came_from = request.query_params.get("from")
+        return respond_entry(request, load_entry(session, entry_id), fmt, lang, came_from=came_from)
