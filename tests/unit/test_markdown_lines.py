@@ -19,19 +19,48 @@ ALPHABET = st.sampled_from(
 )
 
 
-def _converted(text: str) -> str:
-    """What the converter and the cleaning make of `text` (the path every other text takes)."""
+def _rendered(text: str, *, directly: bool) -> str:
+    """The page's HTML of `text`, made directly where it can be, or by the converter and the
+    cleaning (the path every other text takes)."""
     markdown.render_markdown.cache_clear()
-    saved, markdown._paragraph = markdown._paragraph, lambda _text: None
+    saved = markdown._direct
+    if not directly:
+        markdown._direct = lambda _text: None
     try:
         return str(markdown.render_markdown(text))
     finally:
-        markdown._paragraph = saved
+        markdown._direct = saved
         markdown.render_markdown.cache_clear()
 
 
-@settings(max_examples=3000, deadline=None)
-@given(st.text(ALPHABET, min_size=1, max_size=24) | st.text(st.sampled_from("a `"), min_size=1, max_size=16))
+# Texts of blocks as entries write them (one-line paragraphs, fenced commands), and with what
+# would make Markdown read them otherwise: a fence ended early, blank lines of spaces,
+# languages it does not take, blocks without a blank line between them.
+_LINE = st.text(st.sampled_from(list("ab1 `_-<&\"'#*") + ["中", "\xa0"]), min_size=1, max_size=12)
+_CODE_PIECES = list("ab `<>&\"'#~") + ["```", "``` ", "  ", "\t", "&#1"]
+_CODE_LINE = st.lists(st.sampled_from(_CODE_PIECES), max_size=8).map("".join)
+_FENCE = st.builds(
+    lambda fence, language, lines: f"{fence}{language}\n" + "".join(f"{line}\n" for line in lines) + fence,
+    st.sampled_from(["```", "````"]),
+    st.sampled_from(["", "bash", "c++", ".py", "a b", "sh "]),
+    st.lists(_CODE_LINE, max_size=4),
+)
+_BLOCKS = st.builds(
+    lambda blocks, tail: "".join(block + gap for block, gap in blocks[:-1]) + blocks[-1][0] + tail,
+    st.lists(
+        st.tuples(_LINE | _FENCE, st.sampled_from(["\n\n", "\n", "\n\n\n", "\n \n"])), min_size=1, max_size=4
+    ),
+    st.sampled_from(["", "\n", "\n\n"]),
+)
+TEXTS = (
+    st.text(ALPHABET, min_size=1, max_size=24)
+    | st.text(st.sampled_from("a `"), min_size=1, max_size=16)
+    | _BLOCKS
+)
+
+
+@settings(max_examples=4000, deadline=None)
+@given(TEXTS)
 @example("a `b` c")
 @example("` a `")
 @example("``a`b``")
@@ -43,10 +72,12 @@ def _converted(text: str) -> str:
 @example("Set CUDA_VISIBLE_DEVICES, not __init__ or a_b _c_")
 @example("1986. A good year")
 @example("- not a paragraph")
-def test_a_line_made_directly_is_what_the_converter_makes(text):
-    direct = markdown._paragraph(text)
-    if direct is not None:
-        assert direct == _converted(text)
+@example("Run:\n\n```bash\npip install -U x  # <b>\n```\n")
+@example("```bash\na\n``` \nb\n```")
+@example("```\n  \n```")
+def test_a_text_made_directly_is_what_the_converter_makes(text):
+    if markdown._direct(text) is not None:
+        assert _rendered(text, directly=True) == _rendered(text, directly=False)
 
 
 def _texts(value):
@@ -62,16 +93,16 @@ def _texts(value):
 
 def test_the_shipped_entries_texts_render_as_the_converter_renders_them():
     texts = {t for path in DATA.rglob("*.yaml") for t in _texts(yaml.safe_load(path.read_text())) if t}
-    direct = {t: html for t in texts if (html := markdown._paragraph(t)) is not None}
-    # Most of an entry's one-line texts are plain or hold code spans only.
-    assert len(direct) > len(texts) / 3
-    for text, html in direct.items():
-        assert html == _converted(text), text
+    direct = [t for t in texts if markdown._direct(t) is not None]
+    # Most of an entry's texts are one-line paragraphs and fenced commands.
+    assert len(direct) > len(texts) / 2
+    for text in direct:
+        assert _rendered(text, directly=True) == _rendered(text, directly=False), text
 
 
 def test_texts_with_other_syntax_still_go_through_the_converter():
     for text in ("**bold**", "a [link](https://example.com)", "two\nlines", "    indented", "a <b>tag</b>"):
-        assert markdown._paragraph(text) is None
+        assert markdown._direct(text) is None
     assert str(markdown.render_markdown("`x` and *y*")) == "<p><code>x</code> and <em>y</em></p>"
     assert str(markdown.render_inline("Set `gpu_memory_utilization` lower")) == (
         "Set <code>gpu_memory_utilization</code> lower"
