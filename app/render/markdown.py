@@ -2,7 +2,9 @@
 
 Entry text comes from files, imports and (later) edits by people we do not know, so the
 HTML that Markdown produces is cleaned with nh3 (the Ammonia sanitiser): no script, no
-event handlers, no style, links forced to rel="nofollow noopener".
+event handlers, no style, links forced to rel="nofollow noopener". The texts written
+directly (`_direct`) hold no `<`, `>` or `&` outside code, and their code is escaped: no
+markup comes of them.
 """
 
 import re
