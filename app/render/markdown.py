@@ -65,8 +65,9 @@ def _converter() -> md.Markdown:
 # underscore may.
 _UNWRITTEN = r"\x00-\x1f\x7f\xa0\ud800-\udfff"
 _SYNTAX = re.compile(rf"[\\`*\[\]<>&{_UNWRITTEN}]|(?<!\w)_")
-# Code is escaped as it stands, but for a numeric reference ("&#1"), which Markdown completes.
-_CODE = re.compile(rf"(?:[^&{_UNWRITTEN}]|&(?!#))*")
+# Code is escaped as it stands, but for a numeric reference ("&#1"), which Markdown completes,
+# and `<!`, which its reading of HTML sees first (a comment ended by `--!>` loses the `!`).
+_CODE = re.compile(rf"(?:[^&<{_UNWRITTEN}]|&(?!#)|<(?!!))*")
 # What makes a line a block of another kind by how it begins: indented code, a list, a
 # heading, a quote, a rule, a fence.
 _BLOCK_START = re.compile(r"\s|[-+#>=~]|\d+\.")

@@ -52,9 +52,12 @@ _BLOCKS = st.builds(
     ),
     st.sampled_from(["", "\n", "\n\n"]),
 )
+# Code spans holding what Markdown reads as HTML before it reads code.
+_HTML_IN_CODE = st.lists(st.sampled_from(["a", " ", "`", "<!--", "--!>", "-->", "<!DOCTYPE x>"]), min_size=1)
 TEXTS = (
     st.text(ALPHABET, min_size=1, max_size=24)
     | st.text(st.sampled_from("a `"), min_size=1, max_size=16)
+    | _HTML_IN_CODE.map("".join)
     | _BLOCKS
 )
 
@@ -70,6 +73,8 @@ TEXTS = (
 @example("`a&amp;<b>` y")
 @example("`&#1` and `a\\b`")
 @example("Set CUDA_VISIBLE_DEVICES, not __init__ or a_b _c_")
+@example("Browsers call `<!-- x --!>` an `incorrectly-closed-comment`")
+@example("`<!--` ends at `--!>` too")
 @example("1986. A good year")
 @example("- not a paragraph")
 @example("Run:\n\n```bash\npip install -U x  # <b>\n```\n")
