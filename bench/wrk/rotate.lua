@@ -48,6 +48,9 @@ request = function()
     return post(body)
   end
   local path = paths[(i % #paths) + 1]
-  if os.getenv("UNIQUE") then path = path .. "&bench=" .. i end
+  if os.getenv("UNIQUE") then
+    -- Its own parameter, after the path's query or as the query: an entry's path has none.
+    path = path .. (path:find("?", 1, true) and "&" or "?") .. "bench=" .. i
+  end
   return wrk.format("GET", path)
 end
