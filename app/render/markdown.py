@@ -63,7 +63,8 @@ def _converter() -> md.Markdown:
 # escapes, code, emphasis, links, HTML and entities. An underscore inside a word
 # (CUDA_VISIBLE_DEVICES) starts no emphasis: only one that follows no letter, digit or
 # underscore may.
-_UNWRITTEN = r"\x00-\x1f\x7f\xa0\ud800-\udfff"
+_UNWRITTEN_BUT_LINE_BREAKS = r"\x00-\x09\x0b-\x1f\x7f\xa0\ud800-\udfff"
+_UNWRITTEN = _UNWRITTEN_BUT_LINE_BREAKS + r"\n"
 _SYNTAX = re.compile(rf"[\\`*\[\]<>&{_UNWRITTEN}]|(?<!\w)_")
 # Code is escaped as it stands, but for a numeric reference ("&#1"), which Markdown completes,
 # and `<!`, which its reading of HTML sees first (a comment ended by `--!>` loses the `!`).
@@ -76,7 +77,7 @@ _CODE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 # A fence's first line: backticks and a language, or none.
 _FENCE_OPENING = re.compile(r"(`{3,})([A-Za-z0-9_+#-][A-Za-z0-9_#.+-]*)?\n")
 # What a fenced block may hold: no tab (Markdown expands it), nothing unwritten but line breaks.
-_FENCED_CODE = re.compile(r"[^\x00-\x09\x0b-\x1f\x7f\xa0\ud800-\udfff]*")
+_FENCED_CODE = re.compile(rf"[^{_UNWRITTEN_BUT_LINE_BREAKS}]*")
 _BLANK_LINES = re.compile(r"\n\n+")
 
 
@@ -155,19 +156,24 @@ def _direct(text: str) -> str | None:
         at = gap.end()
 
 
+def _converted(text: str) -> str:
+    """The HTML that Markdown and the cleaning make of `text`."""
+    return nh3.clean(
+        _converter().reset().convert(text),
+        tags=_TAGS,
+        attributes=_ATTRIBUTES,
+        url_schemes={"http", "https", "mailto"},
+        link_rel="nofollow noopener noreferrer",
+    )
+
+
 @lru_cache(maxsize=4096)
 def render_markdown(text: str | None) -> Markup:
     if not text:
         return Markup("")
     clean = _direct(text)
     if clean is None:
-        clean = nh3.clean(
-            _converter().reset().convert(text),
-            tags=_TAGS,
-            attributes=_ATTRIBUTES,
-            url_schemes={"http", "https", "mailto"},
-            link_rel="nofollow noopener noreferrer",
-        )
+        clean = _converted(text)
     # A code block that scrolls sideways must be reachable by keyboard to be read.
     return Markup(clean.replace("<pre>", '<pre tabindex="0">'))
 

@@ -1,6 +1,6 @@
-"""One-line texts whose only syntax is code spans are rendered without the Markdown converter:
-the HTML must be what the converter and the cleaning make, byte for byte, and every other
-text must still go through them."""
+"""Texts of one-line paragraphs (their only syntax code spans) and fenced code blocks are
+rendered without the Markdown converter: the HTML must be what the converter and the
+cleaning make, byte for byte, and every other text must still go through them."""
 
 from pathlib import Path
 
@@ -17,20 +17,6 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 ALPHABET = st.sampled_from(
     list("ab1 `") + list("\\*_[]()<>&#+-=~|!.:;'\"{}") + ["\t", "\n", "\r", "\xa0", "\x00", "中", "é"]
 )
-
-
-def _rendered(text: str, *, directly: bool) -> str:
-    """The page's HTML of `text`, made directly where it can be, or by the converter and the
-    cleaning (the path every other text takes)."""
-    markdown.render_markdown.cache_clear()
-    saved = markdown._direct
-    if not directly:
-        markdown._direct = lambda _text: None
-    try:
-        return str(markdown.render_markdown(text))
-    finally:
-        markdown._direct = saved
-        markdown.render_markdown.cache_clear()
 
 
 # Texts of blocks as entries write them (one-line paragraphs, fenced commands), and with what
@@ -81,8 +67,9 @@ TEXTS = (
 @example("```bash\na\n``` \nb\n```")
 @example("```\n  \n```")
 def test_a_text_made_directly_is_what_the_converter_makes(text):
-    if markdown._direct(text) is not None:
-        assert _rendered(text, directly=True) == _rendered(text, directly=False)
+    direct = markdown._direct(text)
+    if direct is not None:
+        assert direct == markdown._converted(text)
 
 
 def _texts(value):
@@ -102,7 +89,7 @@ def test_the_shipped_entries_texts_render_as_the_converter_renders_them():
     # Most of an entry's texts are one-line paragraphs and fenced commands.
     assert len(direct) > len(texts) / 2
     for text in direct:
-        assert _rendered(text, directly=True) == _rendered(text, directly=False), text
+        assert markdown._direct(text) == markdown._converted(text), text
 
 
 def test_texts_with_other_syntax_still_go_through_the_converter():
