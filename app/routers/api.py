@@ -83,4 +83,4 @@ def get_error(entry_id: str, request: Request, session: SessionDep):
     found = locate(session, entry_id)
     if found.id != entry_id:
         return RedirectResponse(f"{router.prefix}/errors/{quote(found.id)}", status_code=301)
-    return respond_entry(request, load_entry(session, entry_id), "json", "en")
+    return respond_entry(request, load_entry(session, entry_id, row=found.row), "json", "en")

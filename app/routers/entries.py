@@ -39,4 +39,5 @@ def entry_page(entry_path: str, request: Request):
         if found.id != entry_id:
             return RedirectResponse(alias_url(found, lang=lang, fmt=fmt), status_code=301)
         came_from = request.query_params.get("from")
-        return respond_entry(request, load_entry(session, entry_id), fmt, lang, came_from=came_from)
+        loaded = load_entry(session, entry_id, row=found.row)
+        return respond_entry(request, loaded, fmt, lang, came_from=came_from)

@@ -1,7 +1,7 @@
 """Reading entries: one load builds the EntryView every format and language renders."""
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from sqlalchemy import bindparam, func
@@ -117,7 +117,6 @@ _VERSION_REPORTS = (
 _ENTRY_ROW = select(*Entry.__table__.columns)
 _ENTRY = _ENTRY_ROW.where(col(Entry.id) == bindparam("entry_id"))
 _ALIASES = _ENTRY_ROW.where(col(Entry.canonical_id) == bindparam("entry_id")).order_by(Entry.id)
-_NAMED = select(Entry.id, Entry.canonical_id).where(col(Entry.id) == bindparam("entry_id"))
 _RELATED_TITLES = select(Entry.id, Entry.title_en, Entry.title_zh, Entry.changed).where(
     col(Entry.id).in_(_IDS)
 )
@@ -228,6 +227,8 @@ def _history(session: Session, entry: Row) -> EntryHistory:
 class Located:
     id: str  # the entry to show: a canonical entry
     alias: str | None = None  # the merged entry the address named, if it named one
+    # The entry's row, when the address named it as it is: load_entry need not read it again.
+    row: Row | None = field(default=None, compare=False, repr=False)
 
 
 def locate(session: Session, entry_id: str) -> Located:
@@ -235,8 +236,8 @@ def locate(session: Session, entry_id: str) -> Located:
     following an alias to its canonical entry, and taking `domain/slug` to the entry its
     environment variants (`domain/slug/env`) were grouped under."""
     for candidate in dict.fromkeys((entry_id, entry_id.strip("/").lower())):
-        for found, canonical in _rows(session, _NAMED, entry_id=candidate):
-            return Located(canonical, found) if canonical else Located(found)
+        for row in _rows(session, _ENTRY, entry_id=candidate):
+            return Located(row.canonical_id, row.id) if row.canonical_id else Located(row.id, row=row)
     variants = same_error_ids(session, entry_id.strip("/").lower())
     canonical = next((e.canonical_id or e.id for e in variants), None)
     if canonical is None:
@@ -287,13 +288,16 @@ def get_entry(session: Session, entry_id: str, *, merged: bool = True) -> EntryV
     return load_entry(session, entry_id, merged=merged).view
 
 
-def load_entry(session: Session, entry_id: str, *, merged: bool = True) -> LoadedEntry:
-    """One entry in a fixed number of set-based queries per entry of its group.
+def load_entry(
+    session: Session, entry_id: str, *, merged: bool = True, row: Row | None = None
+) -> LoadedEntry:
+    """One entry in a fixed number of set-based queries per entry of its group; `row`: its
+    row, read already in this transaction (Located.row).
 
     The entry rows (and their change counters) are read first, so a write that lands while
     the parts are read leaves the stamp behind the content and the next check rebuilds it.
     The stamp covers the entry, its aliases and the related entries it names."""
-    entry = next(iter(_rows(session, _ENTRY, entry_id=entry_id)), None)
+    entry = row if row is not None else next(iter(_rows(session, _ENTRY, entry_id=entry_id)), None)
     if entry is None:
         raise EntryNotFound(entry_id)
     aliases = _rows(session, _ALIASES, entry_id=entry_id)  # listed even unmerged: export writes them
