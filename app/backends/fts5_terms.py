@@ -322,9 +322,16 @@ def _text_bytes(texts: Texts) -> int:
     return sum(sys.getsizeof(t) for t in {id(t): t for t in texts[0] + texts[1]}.values())
 
 
+# FTS5 keeps the index's texts as c0, c1, ... in the order of COLUMNS; snippets are cut from
+# the signature first.
+_SNIPPET_COLUMNS = ", ".join(f"c{COLUMNS.index(name)}" for name in ("signature", "title", "body"))
+
+
 def read_texts(conn, rowids: list[int]) -> dict[int, tuple[str, ...]]:
-    """(signature, title, body) of each row: the texts snippets are cut from."""
-    sql = f"SELECT rowid, signature, title, body FROM {TABLE} WHERE rowid IN ({', '.join(map(str, rowids))})"
+    """(signature, title, body) of each row: the texts snippets are cut from. Read from the
+    table FTS5 keeps them in: through the index, each rowid listed was a query of the index,
+    which took twice as long."""
+    sql = f"SELECT id, {_SNIPPET_COLUMNS} FROM {TABLE}_content WHERE id IN ({', '.join(map(str, rowids))})"
     return {r[0]: r[1:] for r in conn.execute(sql)}
 
 

@@ -3,6 +3,7 @@
 from typing import Annotated
 from urllib.parse import quote, urlencode
 
+import orjson
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy import Connection
@@ -26,9 +27,11 @@ MAX_LIMIT = 200
 DEFAULT_LIMIT = 50
 
 
-def entry_page(request: Request, items: list[dict], count: int, *, limit: int, offset: int) -> Response:
-    """A page of a list as JSON (an EntryPage, of EntrySummary items as JSON), with the URL of
-    the next page (the query as asked, the offset moved on)."""
+def entry_page(
+    request: Request, items: list[dict] | list[orjson.Fragment], count: int, *, limit: int, offset: int
+) -> Response:
+    """A page of a list as JSON (an EntryPage, of EntrySummary items as JSON, or encoded),
+    with the URL of the next page (the query as asked, the offset moved on)."""
     next_url = None
     if offset + limit < count:
         params = {k: v for k, v in request.query_params.items() if k != "offset"}

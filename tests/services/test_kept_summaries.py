@@ -4,6 +4,7 @@ real database, real writes, no HTTP."""
 import gc
 import tracemalloc
 
+import orjson
 import pytest
 from sqlalchemy import event, select
 
@@ -15,7 +16,7 @@ from app.services.entries.catalog import searched_entries
 from app.services.entries.read import current_stamp
 from app.services.evidence.reports import record_evidence
 from app.services.search import summaries as summaries_module
-from app.services.search.summaries import footprint, kept_summaries, read_summaries, summaries_at
+from app.services.search.summaries import Listed, footprint, kept_summaries, read_summaries, summaries_at
 
 
 @pytest.fixture
@@ -41,6 +42,10 @@ def _summaries_read(engine) -> list[int]:
             asked.append(len(parameters))
 
     return asked
+
+
+def _item(kept: Listed, snippet: str | None) -> dict:
+    return orjson.loads(orjson.dumps(kept.item(snippet)))
 
 
 def _read(engine, kept: KeptReads, seqs: list[int]):
@@ -70,8 +75,8 @@ def test_a_write_to_any_entry_drops_what_was_kept(engine):
     asked = _summaries_read(engine)
     after = _read(engine, kept, list(seqs))
     assert asked == [3]  # the stamp moved: nothing kept is used
-    assert after[written].summary.evidence_count == before[written].summary.evidence_count + 1
-    assert after[written].json["evidence_count"] == after[written].summary.evidence_count
+    assert after[written].summary().evidence_count == before[written].summary().evidence_count + 1
+    assert _item(after[written], None)["evidence_count"] == after[written].summary().evidence_count
 
 
 def test_what_is_read_at_one_stamp_is_not_kept_once_another_is(engine, monkeypatch):
@@ -147,18 +152,15 @@ def test_each_search_gets_its_own_snippets_and_the_kept_summaries_none(engine):
     for query in ("memory", "CUDA out of memory"):
         with engine.connect() as conn:
             stamp = current_stamp(conn, ())
-            pages[query], _ = searched_entries(
-                conn, query, limit=10, offset=0, summaries=summaries_at(kept, stamp)
-            )
+            items, _ = searched_entries(conn, query, limit=10, offset=0, summaries=summaries_at(kept, stamp))
+            pages[query] = orjson.loads(orjson.dumps(items))
     both = {e["id"] for e in pages["memory"]} & {e["id"] for e in pages["CUDA out of memory"]}
     assert both
     with engine.connect() as conn:
         seqs = list(conn.execute(select(Entry.seq).where(Entry.id.in_(both))).scalars())
         asked = _summaries_read(engine)
         again = summaries_at(kept, stamp)(conn, seqs)
-    assert asked == [] and all(
-        e.summary.snippet is None and e.json["snippet"] is None for e in again.values()
-    )
+    assert asked == [] and all(e.summary().snippet is None for e in again.values())
     snippets = {q: {e["id"]: e["snippet"] for e in page} for q, page in pages.items()}
     assert any(snippets["memory"][i] != snippets["CUDA out of memory"][i] for i in both)
 
@@ -168,3 +170,26 @@ def test_an_entry_that_is_gone_is_left_out(engine):
     kept = kept_summaries()
     assert set(_read(engine, kept, [*seqs, 10**9])) == set(seqs)
     assert 10**9 not in kept
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        None,
+        "",
+        'CUDA <mark>out of memory</mark> "quoted" \\ back',
+        "显存<mark>不足</mark>",
+        "\u2028\x7f\U0001f600",
+    ],
+)
+def test_a_list_item_is_the_summary_as_json_with_its_snippet(engine, snippet):
+    """Byte for byte what the summary with that snippet encodes to, for every shipped entry:
+    the kept JSON is spliced, never parsed."""
+    with engine.connect() as conn:
+        seqs = list(conn.execute(select(Entry.seq)).scalars())
+        read = read_summaries(conn, seqs)
+    assert len(read) == len(seqs) > 40
+    for kept in read.values():
+        whole = kept.summary().model_copy(update={"snippet": snippet}).model_dump(mode="json")
+        assert orjson.dumps(kept.item(snippet)) == orjson.dumps(whole)
+        assert orjson.dumps([kept.item(snippet)]) == orjson.dumps([whole])

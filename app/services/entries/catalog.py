@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+import orjson
 from sqlalchemy import Connection, func
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
@@ -89,12 +90,12 @@ def list_entries(
 
 def searched_entries(
     conn: Connection, query: str, *, limit: int, offset: int, summaries: SummaryReader
-) -> tuple[list[dict], int]:
-    """A page of search results with no other filter, as JSON list items: ranked and loaded a
-    page at a time. `summaries` may give kept ones: each item is a copy with its snippet,
-    never the kept one changed."""
+) -> tuple[list[orjson.Fragment], int]:
+    """A page of search results with no other filter, as JSON list items already encoded:
+    ranked and loaded a page at a time. `summaries` may give kept ones: each item is the
+    kept JSON with this search's snippet."""
     found, total = matching_entries(conn, query, limit=limit, offset=offset, read=summaries)
-    return [{**kept.json, "snippet": marked_html(snippet)} for kept, snippet in found], total
+    return [kept.item(marked_html(snippet)) for kept, snippet in found], total
 
 
 def domain_counts(session: Session) -> list[DomainCount]:

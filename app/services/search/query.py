@@ -102,7 +102,7 @@ def search_entries(
 ) -> tuple[list[SearchHit], int]:
     """A page of hits; `summaries`: kept ones (app.services.search.summaries), or read afresh."""
     found, total = matching_entries(session.connection(), query, limit=limit, offset=offset, read=summaries)
-    summaries_found = [(kept.summary, snippet) for kept, snippet in found]
+    summaries_found = [(kept.summary(), snippet) for kept, snippet in found]
     hits = [
         SearchHit(
             id=e.id,
