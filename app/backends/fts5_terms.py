@@ -289,18 +289,17 @@ class _Words:
     def read(self, conn, word: str) -> tuple[np.ndarray, np.ndarray]:
         """(rowids holding the word, ascending; how often each holds it, each instance weighed
         by its column's weight: uint16 where each is a whole number that fits, float64 otherwise)."""
-        # Every instance of the word, its row and its column, as two lists in one row of text:
-        # SQLite builds them in C. A row per matching row (GROUP BY, a sum of the columns'
-        # weights in SQL) took two to three times as long.
-        docs, cols = conn.execute(
-            f"SELECT group_concat(doc), group_concat(col) FROM {_INSTANCES} WHERE term = ?", (word,)
+        # Every instance of the word, its row and the first letter of its column's name, packed
+        # in one number (row * 128 + letter), as one list in one row of text: SQLite builds it
+        # in C. A row per matching row (GROUP BY, a sum of the columns' weights in SQL) took
+        # two to three times as long; a list of rows and one of column names, 1.4 times.
+        (packed,) = conn.execute(
+            f"SELECT group_concat(doc * 128 + unicode(col)) FROM {_INSTANCES} WHERE term = ?", (word,)
         ).fetchone()
-        if docs is None:
+        if packed is None:
             return np.zeros(0, np.int32), np.zeros(0)
-        doc = np.fromstring(docs, np.int64, sep=",")
-        names = np.frombuffer(cols.encode("ascii"), np.uint8)
-        initial = names[np.concatenate(([0], np.flatnonzero(names == ord(",")) + 1))]
-        weights = self.weight_by_initial[initial]
+        instances = np.fromstring(packed, np.int64, sep=",")
+        doc, weights = instances >> 7, self.weight_by_initial[instances & 127]
         if (doc[1:] < doc[:-1]).any():  # fts5vocab walks the index in rowid order; if it did not
             order = np.argsort(doc, kind="stable")
             doc, weights = doc[order], weights[order]
