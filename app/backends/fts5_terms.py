@@ -268,7 +268,7 @@ class _Words:
 
     def held(self, conn, word: str) -> int:
         """How many rows hold the word: counted once for this record (FTS5 walks its matches)."""
-        found = self.holders.get(word)
+        found = self.known_holders(word)
         if found is None:
             if (kept := self.matches.get(word)) is not None:
                 found = len(kept[0])
@@ -280,6 +280,10 @@ class _Words:
                     self.holders.clear()
                 self.holders[word] = found
         return found
+
+    def known_holders(self, word: str) -> int | None:
+        """How many rows hold the word, where it was counted for this record; None otherwise."""
+        return self.holders.get(word)
 
     def row_texts(self, conn, rowids: list[int]) -> dict[int, Texts]:
         """(signature, title, body) of each row, and their lower case (app.backends.text.lowered):

@@ -13,10 +13,17 @@ from app.kept import KeptReads
 from app.models import Entry
 from app.schemas.api import EvidenceIn
 from app.services.entries.catalog import searched_entries
-from app.services.entries.read import current_stamp
+from app.services.entries.read import current_stamp, summary
 from app.services.evidence.reports import record_evidence
 from app.services.search import summaries as summaries_module
-from app.services.search.summaries import Listed, footprint, kept_summaries, read_summaries, summaries_at
+from app.services.search.summaries import (
+    Listed,
+    footprint,
+    kept_summaries,
+    read_summaries,
+    summaries_at,
+    summary_rows,
+)
 
 
 @pytest.fixture
@@ -129,21 +136,23 @@ def test_kept_summaries_keep_to_their_bytes_and_let_the_least_recently_used_go(e
     assert kept.used == size[one] + size[three] + size[four] <= kept.budget
 
 
-def test_the_bytes_counted_are_about_what_the_summaries_hold(engine):
+def test_the_bytes_counted_are_about_what_the_kept_summaries_hold(engine):
+    seqs = list(_seqs(engine, 200))
+    _read(engine, kept_summaries(), seqs)  # the statement compiled and cached before measuring
     with engine.connect() as conn:
-        seqs = list(_seqs(engine, 200))
-        read_summaries(conn, seqs)  # the statement compiled and cached before measuring
+        stamp = current_stamp(conn, ())
         gc.collect()
         tracemalloc.start()
         try:
             before = tracemalloc.get_traced_memory()[0]
-            summaries = read_summaries(conn, seqs)
+            kept = kept_summaries()
+            summaries_at(kept, stamp)(conn, seqs)
             gc.collect()
             held = tracemalloc.get_traced_memory()[0] - before
         finally:
             tracemalloc.stop()
-    counted = sum(map(footprint, summaries.values()))
-    assert 0.75 < counted / held < 1.25, (counted, held)
+    assert len(kept) == len(seqs)
+    assert 0.85 < kept.used / held < 1.15, (kept.used, held)
 
 
 def test_each_search_gets_its_own_snippets_and_the_kept_summaries_none(engine):
@@ -183,13 +192,17 @@ def test_an_entry_that_is_gone_is_left_out(engine):
     ],
 )
 def test_a_list_item_is_the_summary_as_json_with_its_snippet(engine, snippet):
-    """Byte for byte what the summary with that snippet encodes to, for every shipped entry:
-    the kept JSON is spliced, never parsed."""
+    """Byte for byte what the summary made afresh from the entry's row, with that snippet,
+    encodes to, for every shipped entry: the kept JSON is spliced, never parsed; and the
+    model made back from it for pages is that summary."""
     with engine.connect() as conn:
         seqs = list(conn.execute(select(Entry.seq)).scalars())
+        rows = summary_rows(conn, seqs)
         read = read_summaries(conn, seqs)
     assert len(read) == len(seqs) > 40
-    for kept in read.values():
-        whole = kept.summary().model_copy(update={"snippet": snippet}).model_dump(mode="json")
+    for seq, kept in read.items():
+        fresh = summary(rows[seq])
+        whole = summary(rows[seq], snippet).model_dump(mode="json")
         assert orjson.dumps(kept.item(snippet)) == orjson.dumps(whole)
         assert orjson.dumps([kept.item(snippet)]) == orjson.dumps([whole])
+        assert kept.summary() == fresh

@@ -551,3 +551,40 @@ def test_a_search_inside_a_write_sees_its_own_rows_and_leaves_nothing_after_a_ro
     with engine.connect() as conn:
         assert _search(conn, ["w1", "w0"]) == before
         assert _search(conn, ["zebrafrob"]) == ([], 0)
+
+
+def test_snippets_are_cut_from_each_rows_signature_title_and_body_as_written(databases):
+    """The texts are read from FTS5's own table of them, by column position: each in its
+    place, the writer's own rows included before they are committed."""
+    engine = make_engine(make_settings(databases.empty()))
+    try:
+        with write_session(engine) as session:
+            conn = session.connection()
+            backends.write_index_row(conn, 7, title="the title", signature="the signature", body="the body")
+            backends.write_index_row(conn, 9, title="other title", signature="", body="other body")
+            found = fts5_terms.read_texts(conn.connection.driver_connection, [7, 8, 9])
+        assert found == {7: ("the signature", "the title", "the body"), 9: ("", "other title", "other body")}
+    finally:
+        engine.dispose()
+
+
+def test_a_query_fts5_ranks_whose_rarest_word_few_rows_hold_is_ranked_whole_and_not_counted_apart(
+    engine, monkeypatch
+):
+    # Two words never kept, each held by too many rows to read for one query: FTS5 ranks them.
+    monkeypatch.setattr(fts5_terms, "READ_ROWS", 0)
+    monkeypatch.setattr(fts5_terms._Admission, "admits", lambda self, words, rival: False)
+    reads = _reads(monkeypatch)
+    with engine.connect() as conn:
+        _, rare = _by_commonness(conn)
+        terms = [rare[1], rare[2]]
+        statements: list[str] = []
+        conn.connection.driver_connection.set_trace_callback(statements.append)
+        try:
+            pages = {offset: _search(conn, terms, limit=5, offset=offset) for offset in (0, 5, 10**4)}
+        finally:
+            conn.connection.driver_connection.set_trace_callback(None)
+        for offset, (rows, total) in pages.items():
+            assert ([(r[0], r[1]) for r in rows], total) == _by_sql(conn, terms, limit=5, offset=offset)
+    assert pages[0][1] > 10 and pages[10**4] == ([], pages[0][1])
+    assert reads == [] and not any("count(*)" in s for s in statements)

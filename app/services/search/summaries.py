@@ -28,7 +28,7 @@ _NO_SNIPPET = b',"snippet":null}'
 class Listed:
     """An entry as lists show it, kept as the JSON of its summary up to the snippet: a list
     item is that JSON with the search's snippet, encoded once for every page that lists it.
-    As bytes a summary takes about a seventh of what its model and the model's dict took,
+    As bytes a summary takes about a fifth of what its model and the model's dict took,
     so that many more are kept (at 10,000 entries, all of them)."""
 
     head: bytes  # the summary's JSON, without _NO_SNIPPET
@@ -45,12 +45,12 @@ class Listed:
 # How a search reads a page of summaries: entry numbers -> list items, on a connection.
 SummaryReader = Callable[[Connection, list[int]], dict[int, Listed]]
 
-# Most summaries take 400 to 600 bytes; a budget in bytes, since a signature may be thousands
-# of characters long.
+# Most summaries take 600 to 800 bytes as kept; a budget in bytes, since a signature may be
+# thousands of characters long.
 MAX_BYTES = 8 * 1024 * 1024
-# What a kept summary holds besides its JSON (the Listed, its key, its place in the dict the
-# page is read into), measured with tracemalloc.
-_HELD = 150
+# What a kept summary holds besides its JSON (the Listed, its key, and its place in what
+# keeps it: an ordered dict's entry, the value and its cost), measured with tracemalloc.
+_HELD = 230
 
 # Built once: composing the statement again for each search costs more than running it.
 _NUMBERED = col(Entry.seq).in_(bindparam("seqs", expanding=True))
