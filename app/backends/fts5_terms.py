@@ -19,7 +19,7 @@ FTS5 has not written out yet: a search inside one is left to FTS5 (app/backends/
 
 Words are kept up to a budget of bytes, least recently used out first; a word whose matches
 would take an eighth of it is left to FTS5 (see WORD_BUDGET). Reading a word's matches out
-of fts5vocab costs about half a millisecond per thousand rows that hold it, often more than
+of fts5vocab costs about 0.4 ms per thousand rows that hold it, often more than
 FTS5 takes to rank the rows holding a query's every word: a word is kept only once it is
 asked for often enough (_Admission). A query's words not kept are read all the same, and
 let go after it, where reading them costs less than FTS5's ranking would (_Words.worth_reading),
