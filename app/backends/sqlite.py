@@ -365,7 +365,8 @@ def _run(
         total = len(matched.rowids)
     elif held is not None:
         total = held.count(",") + 1 if held else 0
-    elif plain and words is not None and (fewest := _fewest_holders(terms, words)) is not None:
+    elif words is not None and (fewest := _fewest_holders(terms, words)) is not None:
+        # (`words` is only for a plain query: each term is one of the index's words.)
         # No more rows match than hold the rarest word: FTS5 ranks them all, and their number
         # is the count, which counting apart took a fifth as long again. One more row than
         # that means a write since the word was counted: then they are counted.

@@ -231,12 +231,18 @@ class Located:
     row: Row | None = field(default=None, compare=False, repr=False)
 
 
+def _entry_row(session: Session, entry_id: str) -> Row | None:
+    found = _rows(session, _ENTRY, entry_id=entry_id)
+    return found[0] if found else None
+
+
 def locate(session: Session, entry_id: str) -> Located:
     """The entry an address names, forgiving case and stray slashes (`LLM/Foo/` -> `llm/foo`),
     following an alias to its canonical entry, and taking `domain/slug` to the entry its
     environment variants (`domain/slug/env`) were grouped under."""
     for candidate in dict.fromkeys((entry_id, entry_id.strip("/").lower())):
-        for row in _rows(session, _ENTRY, entry_id=candidate):
+        row = _entry_row(session, candidate)
+        if row is not None:
             return Located(row.canonical_id, row.id) if row.canonical_id else Located(row.id, row=row)
     variants = same_error_ids(session, entry_id.strip("/").lower())
     canonical = next((e.canonical_id or e.id for e in variants), None)
@@ -297,7 +303,7 @@ def load_entry(
     The entry rows (and their change counters) are read first, so a write that lands while
     the parts are read leaves the stamp behind the content and the next check rebuilds it.
     The stamp covers the entry, its aliases and the related entries it names."""
-    entry = row if row is not None else next(iter(_rows(session, _ENTRY, entry_id=entry_id)), None)
+    entry = row if row is not None else _entry_row(session, entry_id)
     if entry is None:
         raise EntryNotFound(entry_id)
     aliases = _rows(session, _ALIASES, entry_id=entry_id)  # listed even unmerged: export writes them
