@@ -7,13 +7,14 @@ import tracemalloc
 import orjson
 import pytest
 from sqlalchemy import event, select
+from sqlmodel import Session
 
 from app.db import make_engine
 from app.kept import KeptReads
 from app.models import Entry
 from app.schemas.api import EvidenceIn
 from app.services.entries.catalog import searched_entries
-from app.services.entries.read import current_stamp, summary
+from app.services.entries.read import current_stamp, load_entry, summary
 from app.services.evidence.reports import record_evidence
 from app.services.search import summaries as summaries_module
 from app.services.search.summaries import (
@@ -206,3 +207,21 @@ def test_a_list_item_is_the_summary_as_json_with_its_snippet(engine, snippet):
         assert orjson.dumps(kept.item(snippet)) == orjson.dumps(whole)
         assert orjson.dumps([kept.item(snippet)]) == orjson.dumps([whole])
         assert kept.summary() == fresh
+
+
+def test_a_list_item_says_what_the_entrys_own_view_says(engine):
+    """Each field of every shipped entry's list item, as read for a search, is its entry
+    view's field of the same name, which is built apart: a field read from the wrong column
+    shows."""
+    with engine.connect() as conn:
+        ids = dict(conn.execute(select(Entry.seq, Entry.id)).all())
+        items = {seq: _item(kept, None) for seq, kept in read_summaries(conn, list(ids)).items()}
+    assert len(items) == len(ids) > 40
+    with Session(engine) as session:
+        for seq, entry_id in ids.items():
+            view = load_entry(session, entry_id).view.model_dump(mode="json")
+            item = items[seq]
+            assert set(item) - set(view) == {"url", "snippet"}
+            shared = set(item) & set(view)
+            assert {key: item[key] for key in shared} == {key: view[key] for key in shared}
+            assert item["url"] == view["links"]["html"]

@@ -1,6 +1,7 @@
 """Reading entries: one load builds the EntryView every format and language renders."""
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -479,20 +480,30 @@ SUMMARY_COLUMNS = (
 )
 
 
+_SUMMARY_KEYS = tuple(column.key for column in SUMMARY_COLUMNS)
+
+
+def summary_fields(values: Sequence) -> dict:
+    """A list item's fields but its snippet, as its JSON has them and in its order, from the
+    values of SUMMARY_COLUMNS in theirs. Search pages encode these directly: making the model
+    and dumping it was half of reading a page of summaries none had kept."""
+    id_, domain, category, title_en, title_zh, signature, fix_rate, confidence, reports, ai, updated = values
+    return {
+        "id": id_,
+        "domain": domain,
+        "category": category,
+        "title": {"en": title_en, "zh": title_zh},
+        "signature": signature,
+        "fix_rate": float(fix_rate),
+        "confidence": float(confidence),
+        "evidence_count": reports,
+        "fix_rate_basis": basis(reports),
+        "ai_generated": bool(ai),
+        "updated_at": updated,
+        "url": entry_url(id_),
+    }
+
+
 def summary(entry: Entry | Row, snippet: str | None = None) -> EntrySummary:
-    """A list item, from an entry or a row of SUMMARY_COLUMNS."""
-    return EntrySummary(
-        id=entry.id,
-        domain=entry.domain,
-        category=entry.category,
-        title=Text(en=entry.title_en, zh=entry.title_zh),
-        signature=entry.signature,
-        fix_rate=entry.fix_rate,
-        confidence=entry.confidence,
-        evidence_count=entry.evidence_count,
-        fix_rate_basis=basis(entry.evidence_count),
-        ai_generated=entry.ai_generated,
-        updated_at=entry.updated_at,
-        url=entry_url(entry.id),
-        snippet=snippet,
-    )
+    """A list item, from an entry or a row holding SUMMARY_COLUMNS."""
+    return EntrySummary(**summary_fields([getattr(entry, key) for key in _SUMMARY_KEYS]), snippet=snippet)

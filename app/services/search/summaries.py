@@ -18,10 +18,7 @@ from sqlmodel import col
 from app.kept import KeptReads
 from app.models import Entry
 from app.schemas.views import EntrySummary
-from app.services.entries.read import SUMMARY_COLUMNS, Stamp, summary
-
-# A summary's JSON ends with its snippet, null in what is kept (each search has its own).
-_NO_SNIPPET = b',"snippet":null}'
+from app.services.entries.read import SUMMARY_COLUMNS, Stamp, summary_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +28,7 @@ class Listed:
     As bytes a summary takes about a fifth of what its model and the model's dict took,
     so that many more are kept (at 10,000 entries, all of them)."""
 
-    head: bytes  # the summary's JSON, without _NO_SNIPPET
+    head: bytes  # the summary's JSON up to its last field, the snippet (read_summaries)
 
     def summary(self) -> EntrySummary:
         """The summary as a model, for pages (a few microseconds: JSON lists never need it)."""
@@ -57,22 +54,19 @@ _NUMBERED = col(Entry.seq).in_(bindparam("seqs", expanding=True))
 _PAGE = select(Entry.seq, *SUMMARY_COLUMNS).where(_NUMBERED)
 
 
-def listed(entry: EntrySummary) -> Listed:
-    """`entry` (without a snippet) as it is kept; its JSON as every list of entries has it."""
-    encoded = orjson.dumps(entry.model_dump(mode="json"))
-    if not encoded.endswith(_NO_SNIPPET):  # the snippet is the summary's last field
-        raise ValueError(f"a summary to keep has no snippet last: {encoded[-40:]!r}")
-    return Listed(encoded[: -len(_NO_SNIPPET)])
-
-
 def summary_rows(conn: Connection, seqs: list[int]) -> dict[int, Row]:
     """The SUMMARY_COLUMNS of the entries numbered `seqs` that exist."""
     return {row.seq: row for row in conn.execute(_PAGE, {"seqs": seqs})}
 
 
 def read_summaries(conn: Connection, seqs: list[int]) -> dict[int, Listed]:
-    """List items (without a snippet) of the entries numbered `seqs` that exist."""
-    return {seq: listed(summary(row)) for seq, row in summary_rows(conn, seqs).items()}
+    """List items (without a snippet) of the entries numbered `seqs` that exist: each row's
+    summary_fields encoded, without its closing brace. orjson writes UTC as pydantic does
+    ("Z"), so the bytes are those of the summary's model."""
+    return {
+        row[0]: Listed(orjson.dumps(summary_fields(row[1:]), option=orjson.OPT_UTC_Z)[:-1])
+        for row in conn.execute(_PAGE, {"seqs": seqs})
+    }
 
 
 def footprint(kept: Listed) -> int:
