@@ -3,6 +3,7 @@ real database, real writes, no HTTP."""
 
 import gc
 import tracemalloc
+from datetime import UTC, datetime, timedelta, timezone
 
 import orjson
 import pytest
@@ -13,14 +14,16 @@ from app.db import make_engine
 from app.kept import KeptReads
 from app.models import Entry
 from app.schemas.api import EvidenceIn
+from app.schemas.views import EntrySummary
 from app.services.entries.catalog import searched_entries
-from app.services.entries.read import current_stamp, load_entry, summary
+from app.services.entries.read import current_stamp, load_entry, summary, summary_fields
 from app.services.evidence.reports import record_evidence
 from app.services.search import summaries as summaries_module
 from app.services.search.summaries import (
     Listed,
     footprint,
     kept_summaries,
+    listed,
     read_summaries,
     summaries_at,
     summary_rows,
@@ -225,3 +228,24 @@ def test_a_list_item_says_what_the_entrys_own_view_says(engine):
             shared = set(item) & set(view)
             assert {key: item[key] for key in shared} == {key: view[key] for key in shared}
             assert item["url"] == view["links"]["html"]
+
+
+@pytest.mark.parametrize(
+    "updated",
+    [
+        datetime(2026, 1, 2, 3, 4, 5),
+        datetime(2026, 1, 2, 3, 4, 5, 1),
+        datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+        datetime(2026, 1, 2, 3, 4, 5, 500000, tzinfo=UTC),
+        datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone(timedelta(hours=-5, minutes=-30))),
+    ],
+)
+@pytest.mark.parametrize("numbers", [(1, 0, 0, 0), (0.5, 0.25, 3, 1), (1.0, 1.0, 0, True)])
+def test_values_the_shipped_rows_lack_encode_as_the_model_does(updated, numbers):
+    """Datetimes without microseconds or with offsets, whole-number rates, a 0/1 flag, no
+    Chinese title: the encoded item is still the model's dump, byte for byte."""
+    fix_rate, confidence, reports, ai = numbers
+    text = ("a/b", "a", "runtime", "T", None, "E: \u2028 </script>")
+    values = (*text, fix_rate, confidence, reports, ai, updated)
+    model = EntrySummary(**summary_fields(values), snippet=None).model_dump(mode="json")
+    assert orjson.dumps(listed(values).item(None)) == orjson.dumps(model)

@@ -8,7 +8,7 @@ keeping afresh (app.kept).
 """
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import orjson
@@ -59,14 +59,16 @@ def summary_rows(conn: Connection, seqs: list[int]) -> dict[int, Row]:
     return {row.seq: row for row in conn.execute(_PAGE, {"seqs": seqs})}
 
 
+def listed(values: Sequence) -> Listed:
+    """The list item of the values of SUMMARY_COLUMNS: their summary_fields encoded, without
+    the closing brace. orjson writes UTC as pydantic does ("Z"), so the bytes are those of
+    the summary's model."""
+    return Listed(orjson.dumps(summary_fields(values), option=orjson.OPT_UTC_Z)[:-1])
+
+
 def read_summaries(conn: Connection, seqs: list[int]) -> dict[int, Listed]:
-    """List items (without a snippet) of the entries numbered `seqs` that exist: each row's
-    summary_fields encoded, without its closing brace. orjson writes UTC as pydantic does
-    ("Z"), so the bytes are those of the summary's model."""
-    return {
-        row[0]: Listed(orjson.dumps(summary_fields(row[1:]), option=orjson.OPT_UTC_Z)[:-1])
-        for row in conn.execute(_PAGE, {"seqs": seqs})
-    }
+    """List items (without a snippet) of the entries numbered `seqs` that exist."""
+    return {row[0]: listed(row[1:]) for row in conn.execute(_PAGE, {"seqs": seqs})}
 
 
 def footprint(kept: Listed) -> int:
