@@ -68,7 +68,7 @@ def listed(values: Sequence) -> Listed:
 
 def read_summaries(conn: Connection, seqs: list[int]) -> dict[int, Listed]:
     """List items (without a snippet) of the entries numbered `seqs` that exist."""
-    return {row[0]: listed(row[1:]) for row in conn.execute(_PAGE, {"seqs": seqs})}
+    return {seq: listed(row[1:]) for seq, row in summary_rows(conn, seqs).items()}
 
 
 def footprint(kept: Listed) -> int:
