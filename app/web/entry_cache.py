@@ -101,6 +101,15 @@ def footprint(value: object) -> int:
     return size
 
 
+_BYTES = sys.getsizeof(b"")  # what a bytes object takes besides its data
+_HEADER = sys.getsizeof((b"", b"")) + 2 * _BYTES  # a header's pair and its two bytes objects
+
+
+def _headers_size(headers: list[tuple[bytes, bytes]]) -> int:
+    """footprint(headers), counted from the lengths: walking them was most of a form's count."""
+    return sys.getsizeof(headers) + len(headers) * _HEADER + sum(len(k) + len(v) for k, v in headers)
+
+
 def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
     return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
 
@@ -148,8 +157,13 @@ class Form:
     def size(self) -> int:
         """The bytes the form keeps alive: the bodies, every prepared header and the objects
         that hold them (a page's headers alone take 3-5 KiB as bytes objects)."""
-        held = (value for name, value in vars(self).items() if name != "keeper")
-        return sys.getsizeof(self) + sys.getsizeof(self.__dict__) + sum(map(footprint, held))
+        size = sys.getsizeof(self) + sys.getsizeof(self.__dict__) + sys.getsizeof(self.body)
+        size += sum(map(footprint, (self.key, self.ids, self.stamp, self.etag, self.status)))
+        size += _headers_size(self.plain_headers) + _headers_size(self.not_modified_headers)
+        if self.gzipped is None:
+            return size + sys.getsizeof(None)
+        body, headers = self.gzipped
+        return size + sys.getsizeof(self.gzipped) + sys.getsizeof(body) + _headers_size(headers)
 
     def gzip(self) -> tuple[bytes, list[tuple[bytes, bytes]]] | None:
         """(gzipped body, its headers), made once; None for a body too small to gain by it."""
