@@ -147,6 +147,26 @@ def test_an_evidence_write_and_its_rejection_show_at_the_next_request(shipped_cl
     assert shipped_client.get(path).json()["evidence_count"] == before.json()["evidence_count"] + 1
 
 
+def test_a_repeated_report_leaves_every_kept_view_current(shipped_client):
+    """A retried report stores nothing and moves no figure, so no view is thrown away for it:
+    a client resending one report cannot empty every process's caches."""
+    report, paths = (
+        {"outcome": "worked", "note": "retried"},
+        [f"/errors/{SEED_ID}.json", "/api/v1/errors?q=memory"],
+    )
+    first = shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json=report)
+    current = {path: shipped_client.get(path).headers["etag"] for path in paths}
+    again = shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json=report)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json() == first.json()  # the stored report, answered again
+    for path, etag in current.items():
+        assert shipped_client.get(path, headers={"If-None-Match": etag}).status_code == 304, path
+    changed = shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json={**report, "outcome": "failed"})
+    assert changed.status_code == 201
+    for path, etag in current.items():
+        assert shipped_client.get(path, headers={"If-None-Match": etag}).status_code == 200, path
+
+
 def test_a_cached_read_is_one_stamp_query_and_a_first_read_a_fixed_few(shipped_client):
     small, large = "demo/zh-missing", SEED_ID  # few parts; many parts and evidence
     counts = []

@@ -40,7 +40,7 @@ def test_report_and_figures_commit_together(engine):
 
 
 def test_a_failure_after_the_insert_leaves_nothing(engine, monkeypatch):
-    def broken(session, entry_id):
+    def broken(session, entry_id, **_):
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(evidence_service, "recompute_figures", broken)

@@ -329,8 +329,9 @@ def item_key(entry_id: str, canonical_id: str | None, key: str) -> str:
     return f"{entry_id}#{key}" if canonical_id else key
 
 
-def _own_figures(session: Session, members: list[Entry]) -> stats.Figures:
-    """Figures of the first of `members` from the accepted evidence of all of them."""
+def _own_figures(session: Session, members: list[Entry], *, write: bool) -> stats.Figures:
+    """Figures of the first of `members` from the accepted evidence of all of them; written
+    back with `write`."""
     ids = [m.id for m in members]
     canonical = {m.id: (None if m is members[0] else members[0].id) for m in members}
     workarounds = session.exec(select(Workaround).where(col(Workaround.entry_id).in_(ids))).all()
@@ -357,6 +358,8 @@ def _own_figures(session: Session, members: list[Entry]) -> stats.Figures:
         ),
         priors,
     ).figures(priors)
+    if not write:
+        return figures
     entry = members[0]
     entry.fix_rate, entry.confidence = figures.fix_rate, figures.confidence
     entry.evidence_count = figures.evidence_count
@@ -371,8 +374,10 @@ def _own_figures(session: Session, members: list[Entry]) -> stats.Figures:
     return figures
 
 
-def recompute_figures(session: Session, entry_id: str) -> stats.Figures:
-    """Derive every figure of an entry from the accepted evidence and write them back.
+def recompute_figures(session: Session, entry_id: str, *, write: bool = True) -> stats.Figures:
+    """Derive every figure of an entry from the accepted evidence and write them back; with
+    `write` false, only derive them, for a request that changed nothing (a repeated report):
+    the change counter stays, so no process's kept views are thrown away for it.
 
     An alias keeps figures of its own evidence (shown in its section, and its own again
     when unmerged), and its canonical entry is recomputed from the evidence of the whole
@@ -383,6 +388,7 @@ def recompute_figures(session: Session, entry_id: str) -> stats.Figures:
     the same entry's figures take turns and the second counts the first one's rows."""
     entry = session.get(Entry, entry_id, with_for_update=True)
     if entry.canonical_id:
-        _own_figures(session, [entry])
-        return recompute_figures(session, entry.canonical_id)
-    return _own_figures(session, [entry, *aliases_of(session, entry_id)])
+        if write:
+            _own_figures(session, [entry], write=True)
+        return recompute_figures(session, entry.canonical_id, write=write)
+    return _own_figures(session, [entry, *aliases_of(session, entry_id)], write=write)

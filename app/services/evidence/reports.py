@@ -127,7 +127,7 @@ def record_evidence(
         repeated = row is not None
         if not repeated:
             row = _insert(session, entry_id, report, client, limit, now)
-        figures = recompute_figures(session, entry_id)
+        figures = recompute_figures(session, entry_id, write=not repeated)
         item = None
         if kind is not None:
             rates = figures.workarounds if kind == "workaround" else figures.dead_ends
