@@ -84,13 +84,18 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
 
 
 def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether the client takes gzip: as it names gzip, else as it says of `*` (RFC 9110
+    12.5.3: "*;q=0, gzip" refuses everything but gzip)."""
     if not accept_encoding:
         return False
+    anything = False
     for part in accept_encoding.lower().split(","):
         coding, _, params = part.strip().partition(";")
-        if coding.strip() in ("gzip", "*"):
-            return params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
-    return False
+        coding, wanted = coding.strip(), params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+        if coding == "gzip":
+            return wanted
+        anything = anything or (coding == "*" and wanted)
+    return anything
 
 
 def footprint(value: object) -> int:

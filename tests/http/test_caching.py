@@ -96,8 +96,12 @@ def test_gzip_for_clients_that_ask_and_plain_for_those_that_do_not(shipped_clien
         assert zipped.headers["content-encoding"] == "gzip"
         assert int(zipped.headers["content-length"]) < len(plain.content) / 2
         assert zipped.content == plain.content  # httpx decoded it
-        refused = shipped_client.get(path, headers={"Accept-Encoding": "gzip;q=0"})
-        assert "content-encoding" not in refused.headers
+        for refusing in ("gzip;q=0", "gzip; q=0.0, *", "deflate"):
+            refused = shipped_client.get(path, headers={"Accept-Encoding": refusing})
+            assert "content-encoding" not in refused.headers, refusing
+        for taking in ("*", "*;q=0, gzip", "identity;q=0, gzip;q=0.5"):
+            taken = shipped_client.get(path, headers={"Accept-Encoding": taking})
+            assert taken.headers["content-encoding"] == "gzip" and taken.content == plain.content, taking
         request = shipped_client.build_request("GET", path)
         del request.headers["accept-encoding"]  # a client that names no coding at all
         bare = shipped_client.send(request)
