@@ -84,15 +84,19 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
 
 
 def accepts_gzip(accept_encoding: str | None) -> bool:
-    """Whether the client takes gzip: as it names gzip, else as it says of `*` (RFC 9110
-    12.5.3: "*;q=0, gzip" refuses everything but gzip)."""
+    """Whether the client takes gzip: as it names gzip (or x-gzip, its old name), else as it
+    says of `*` (RFC 9110 12.5.3: "*;q=0, gzip" refuses everything but gzip)."""
     if not accept_encoding:
         return False
     anything = False
     for part in accept_encoding.lower().split(","):
-        coding, _, params = part.strip().partition(";")
-        coding, wanted = coding.strip(), params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
-        if coding == "gzip":
+        coding, *params = (piece.strip(" \t") for piece in part.split(";"))
+        weight = next((p[2:] for p in params if p.startswith("q=")), "1")
+        try:
+            wanted = float(weight) > 0
+        except ValueError:  # not a weight: the coding as named
+            wanted = True
+        if coding in ("gzip", "x-gzip"):
             return wanted
         anything = anything or (coding == "*" and wanted)
     return anything
@@ -165,8 +169,8 @@ class Form:
         size = sys.getsizeof(self) + sys.getsizeof(self.__dict__) + sys.getsizeof(self.body)
         size += sum(map(footprint, (self.key, self.ids, self.stamp, self.etag, self.status)))
         size += _headers_size(self.plain_headers) + _headers_size(self.not_modified_headers)
-        if self.gzipped is None:
-            return size + sys.getsizeof(None)
+        if self.gzipped is None:  # the class's default: nothing of the form's own
+            return size
         body, headers = self.gzipped
         return size + sys.getsizeof(self.gzipped) + sys.getsizeof(body) + _headers_size(headers)
 

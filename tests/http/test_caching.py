@@ -2,6 +2,7 @@
 
 import gc
 import gzip
+import sys
 import tracemalloc
 from contextlib import contextmanager
 
@@ -96,10 +97,10 @@ def test_gzip_for_clients_that_ask_and_plain_for_those_that_do_not(shipped_clien
         assert zipped.headers["content-encoding"] == "gzip"
         assert int(zipped.headers["content-length"]) < len(plain.content) / 2
         assert zipped.content == plain.content  # httpx decoded it
-        for refusing in ("gzip;q=0", "gzip; q=0.0, *", "deflate"):
+        for refusing in ("gzip;q=0", "gzip; q=0.0, *", "deflate", "x-gzip;q=0, *", "GZIP;\tq=0.000"):
             refused = shipped_client.get(path, headers={"Accept-Encoding": refusing})
             assert "content-encoding" not in refused.headers, refusing
-        for taking in ("*", "*;q=0, gzip", "identity;q=0, gzip;q=0.5"):
+        for taking in ("*", "*;q=0, gzip", "identity;q=0, gzip;q=0.5", "x-gzip", "br;q=1, gzip;q=0.001"):
             taken = shipped_client.get(path, headers={"Accept-Encoding": taking})
             assert taken.headers["content-encoding"] == "gzip" and taken.content == plain.content, taking
         request = shipped_client.build_request("GET", path)
@@ -307,6 +308,23 @@ def test_forms_asked_for_again_outlast_a_run_of_forms_asked_once(shipped_client)
         cache.get(key)
     assert hot[0][0] not in cache and cold[-1][0] in cache
     assert _held(cache, forms) <= budget
+
+
+def test_a_forms_size_counts_everything_it_holds(shipped_client):
+    """Form.size counts header lists from their lengths, field by field: it must come to
+    what walking every object of every field gives (a field added later counts too)."""
+
+    def walked(value) -> int:
+        held = sys.getsizeof(value)
+        return held + sum(map(walked, value)) if isinstance(value, tuple | list) else held
+
+    page = shipped_client.get(f"/errors/{SEED_ID}")
+    key = ("http", "testserver", "", f"/errors/{SEED_ID}", b"")
+    form = Form.of(Response(page.content, media_type="text/html"), key, (SEED_ID,), (1, 1))
+    for _ in range(2):  # without its gzipped copy, then with it
+        fields = (value for name, value in vars(form).items() if name != "keeper")
+        assert form.size == sys.getsizeof(form) + sys.getsizeof(form.__dict__) + sum(map(walked, fields))
+        assert form.gzip() is not None
 
 
 def test_a_full_entry_cache_holds_no_more_memory_than_its_budget(shipped_client):

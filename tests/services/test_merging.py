@@ -228,6 +228,23 @@ def test_a_report_on_an_alias_item_counts_for_its_canonical_entry(base):
     assert view.merged[0].workarounds[0].reports.worked == 1
 
 
+@pytest.mark.parametrize("reported_on", [FULL, WIDGET])
+def test_a_repeated_report_on_an_alias_item_answers_its_figures_and_writes_nothing(base, reported_on):
+    """A retry is answered with the figures a write would give (the canonical entry's, with
+    the alias's item rate), and moves neither entry's change counter."""
+    _merge(base, WIDGET, FULL)
+    report = EvidenceIn(outcome="worked", item="w1", note="retried")
+    first = record_evidence(base, entry_id=reported_on, report=report, client="c1")
+    with Session(base) as session:
+        counters = {i: session.get(Entry, i).changed for i in (FULL, WIDGET)}
+    again = record_evidence(base, entry_id=reported_on, report=report, client="c1")
+    assert (first.repeated, again.repeated) == (False, True)
+    assert again.model_dump() == first.model_dump() and again.entry.item.rate > 0
+    with Session(base) as session:
+        assert {i: session.get(Entry, i).changed for i in (FULL, WIDGET)} == counters
+        assert get_entry(session, FULL).evidence_count == again.entry.evidence_count == 1
+
+
 def test_a_rejected_report_on_an_alias_is_not_shown_on_the_merged_entry(base):
     kept = _report(base, FULL, "worked")
     spam = _report(base, MISSING, "failed")
