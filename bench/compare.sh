@@ -51,8 +51,9 @@ done
 "$PY" bench/compare.py --db "${dbs[@]}" --datasette "$BENCH_DIR/datasette-venv/bin/datasette" \
   --nginx "$NGINX" --work "$BENCH_DIR/run" --seconds "${SECONDS_PER_RUN:-5}" ${COMPARE_FLAGS:---visibility --workers}
 
-if ((${#dbs[@]} > 1)); then
+sizes=($(printf '%s\n' $SIZES | sort -n))
+if ((${#sizes[@]} > 1)); then
   # Kept entry reads at the smallest base and the largest, the app alone: its CPU per read,
   # finer than /proc's ticks through HTTP can tell.
-  "$PY" bench/entry_growth.py --db "${dbs[0]}" "${dbs[-1]}"
+  "$PY" bench/entry_growth.py --db "$BENCH_DIR/${sizes[0]}.db" "$BENCH_DIR/${sizes[-1]}.db"
 fi

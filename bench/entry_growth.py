@@ -116,9 +116,10 @@ def main() -> None:
     parser.add_argument("--db", nargs=2, type=Path, metavar=("SMALL", "LARGE"), required=True)
     parser.add_argument("--passes", type=int, default=PASSES)
     args = parser.parse_args()
-    small, large = args.db
+    counted = {db: sqlite3.connect(db).execute("SELECT count(*) FROM entry").fetchone()[0] for db in args.db}
+    small, large = sorted(args.db, key=counted.get)  # the entries are the small base's
+    sizes = [counted[small], counted[large]]
     ids = _entries(small)
-    sizes = [sqlite3.connect(db).execute("SELECT count(*) FROM entry").fetchone()[0] for db in (small, large)]
     figures = asyncio.run(_measure([small, large], ids, args.passes))
     print(f"CPU per kept read, the app alone ({len(ids)} entries, {args.passes} passes, medians)")
     print(f"{'':22} {sizes[0]:>10,} {sizes[1]:>10,}   ratio   pass ratios: quartiles")
