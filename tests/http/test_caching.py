@@ -155,10 +155,8 @@ def test_an_evidence_write_and_its_rejection_show_at_the_next_request(shipped_cl
 def test_a_repeated_report_leaves_every_kept_view_current(shipped_client):
     """A retried report stores nothing and moves no figure, so no view is thrown away for it:
     a client resending one report cannot empty every process's caches."""
-    report, paths = (
-        {"outcome": "worked", "note": "retried"},
-        [f"/errors/{SEED_ID}.json", "/api/v1/errors?q=memory"],
-    )
+    report = {"outcome": "worked", "note": "retried"}
+    paths = [f"/errors/{SEED_ID}.json", "/api/v1/errors?q=memory"]
     first = shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json=report)
     current = {path: shipped_client.get(path).headers["etag"] for path in paths}
     again = shipped_client.post(f"/api/v1/errors/{SEED_ID}/evidence", json=report)
