@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     entry_cache_mb: int = Field(64, ge=0)
     # Trust X-Forwarded-For from a reverse proxy when identifying clients.
     trust_forwarded_for: bool = False
+    # FastAPI's own OpenTelemetry spans, metrics and logs of each request, for a process
+    # whose OpenTelemetry SDK is configured. Off: asking at each request whether one is took
+    # 2.9 of the 14.9 µs a kept entry read costs in the app.
+    telemetry: bool = False
 
     @field_validator("data_dir", "dump_dir", "public_url", mode="before")
     @classmethod

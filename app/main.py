@@ -73,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # served from local files by app.routers.docs
         redoc_url=None,
+        telemetry={signal: settings.telemetry for signal in ("tracing", "metrics", "logs")},
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings)
