@@ -15,9 +15,10 @@ from sqlmodel import Session
 
 from app.backends import postgres, sqlite
 from app.backends.postgres import BackupUnavailable
+from app.backends.sqlite import MEMORY_ONLY, SearchNotInMemory
 from app.backends.text import HIGHLIGHT_END, HIGHLIGHT_START
 
-__all__ = ["HIGHLIGHT_END", "HIGHLIGHT_START", "BackupUnavailable"]
+__all__ = ["HIGHLIGHT_END", "HIGHLIGHT_START", "MEMORY_ONLY", "BackupUnavailable", "SearchNotInMemory"]
 
 _BY_DIALECT: dict[str, ModuleType] = {"sqlite": sqlite, "postgresql": postgres}
 
@@ -131,3 +132,10 @@ def search_substrings(
     conn: Connection, terms: list[str], *, limit: int, offset: int, within: list[int] | None = None
 ):
     return of(conn).search_substrings(conn, terms, limit=limit, offset=offset, within=within)
+
+
+def search_kept(engine: Engine, terms: list[str]) -> bool:
+    """Whether a search of `terms` (app.services.search.query.terms) looks answerable from what
+    this process keeps of the index: a guess, before searching; a search made with the
+    execution option MEMORY_ONLY raises SearchNotInMemory where it needs the index itself."""
+    return of(engine).search_kept(engine, terms)

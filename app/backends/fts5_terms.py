@@ -8,8 +8,9 @@ for each, how often it holds it, each instance weighed by its column's weight. A
 matches are then the rows every word holds, and their scores the bm25 sum of the words'
 parts in the query's order, computed for those rows as FTS5 computes it (fts5_aux.c: k1
 1.2, b 0.75, the row's size in tokens, idf floored at 1e-6): the same doubles bm25()
-returns, so the same order, ties by rowid as the SQL has them. A match kept takes 6 bytes
-(its rowid and that weighed count), half what it took with the word's part of the score.
+returns, so the same order, ties by rowid as the SQL has them. A match kept takes 3 bytes as
+a rule (the gap to its rowid and that weighed count, Held), a quarter of what it took with
+its rowid as int32 and the word's part of the score.
 
 What was read stays valid while the index is unchanged: every transaction that writes to
 the index writes FTS5's structure record when it commits (its pending changes become a
@@ -52,17 +53,20 @@ from app.kept import KeptReads
 K1, B = 1.2, 0.75
 TABLE = "entry_fts_words"
 COLUMNS = ("title", "signature", "body")
-BUDGET = 8 * 1024 * 1024  # about 1,400,000 matches
-# A word whose matches would take more (about 175,000 rows) is left to FTS5. At 100,000 entries
+BUDGET = 8 * 1024 * 1024  # about 2,800,000 matches
+# A word whose matches would take more (about 350,000 rows) is left to FTS5. At 100,000 entries
 # reading "gen" (97,833 rows) took 47 ms, "the" 112 ms: a word half the rows hold, as these
 # do, is never read for one query alone (_Words.worth_reading); read and kept from its second
 # ask (_Admission), it then spares every query holding it FTS5's walk of its rows.
 WORD_BUDGET = BUDGET // 8
-_MATCH_BYTES = 6  # a match kept: its rowid (int32) and its weighed count (uint16, as a rule)
+_MATCH_BYTES = 3  # a match kept, as a rule: the gap to its rowid (uint16), its weighed count (uint8)
 # Reading a query's words not kept pays where the rows holding them are at most this share of
 # its words' holders added up, and this many more (see _Words.worth_reading).
 READ_SHARE, READ_ROWS = 1 / 3, 500
 TEXT_BUDGET = 4 * 1024 * 1024  # the texts of about a thousand rows, with their lower case
+# The rowids of the kept words used most lately, as int32 (Held keeps gaps): a word most rows
+# hold, in many queries, is not summed up again for each (100,000 rowids: 0.1 ms).
+ROWIDS_BUDGET = 2 * 1024 * 1024
 _CHUNK = 8192  # rows read at a time
 HOLDERS = 100_000  # words whose holders are kept, at most: a few MB
 _STRUCTURE_ROWID, _AVERAGES_ROWID = 10, 1  # FTS5's own rows of its %_data table
@@ -177,28 +181,35 @@ class _Words:
         self.weight_by_initial = np.zeros(128)
         for name, weight in zip(COLUMNS, weights, strict=True):
             self.weight_by_initial[ord(name[0])] = weight
-        self.matches: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self.matches: OrderedDict[str, Held] = OrderedDict()
         self.bytes = 0  # what `matches` hold
         self.texts: KeptReads[int, Texts] = KeptReads(TEXT_BUDGET, _text_bytes)
         self.holders: dict[str, int] = {}  # how many rows hold a word
+        self.rowids: OrderedDict[str, np.ndarray] = OrderedDict()  # within ROWIDS_BUDGET
+        self.rowids_bytes = 0
         self.lock = threading.Lock()
 
-    def matched(self, conn, words: list[str]) -> "Matched | None":
+    def matched(self, conn, words: list[str], *, kept_only: bool = False) -> "Matched | None":
         """The rows holding every word; None when a word is too common to keep, when reading
         the words not kept is neither admitted (_Admission) nor worth it for this query alone
         (worth_reading), or when the index changed while they were read: FTS5 ranks that
         query. Words not kept are read outside the lock: a search of kept words (on the event
-        loop, app.web.on_loop) never waits for another's reading."""
-        kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self.admission.ask(words)
+        loop, app.web.on_loop) never waits for another's reading. `kept_only`: None where a
+        word is not kept, without reading it or counting the ask (the search is made again,
+        elsewhere, and asks then)."""
+        kept: dict[str, Held] = {}
         with self.lock:
             # Nearly full: what reading would push out first.
             rival = next(iter(self.matches), None) if self.bytes > BUDGET * 3 // 4 else None
             for word in words:
                 if (found := self.matches.get(word)) is not None:
-                    self.matches.move_to_end(word)
                     kept[word] = found
-        missing = [word for word in words if word not in kept]
+            missing = [word for word in words if word not in kept]
+            if kept_only and missing:
+                return None
+            for word in kept:
+                self.matches.move_to_end(word)
+        self.admission.ask(words)
         admitted = not missing or self.admission.admits(missing, rival)
         if not admitted and not self.worth_reading(conn, words, missing):
             return None
@@ -208,26 +219,22 @@ class _Words:
             # read. Words read from another index are neither kept nor ranked here.
             if _structure(conn) != self.structure:
                 return None
-            too_common = [
-                word
-                for word, (rowids, counts) in fresh.items()
-                if rowids.nbytes + counts.nbytes > WORD_BUDGET
-            ]
+            too_common = [word for word, held in fresh.items() if held.nbytes > WORD_BUDGET]
             with self.lock:
-                for word, (rowids, counts) in fresh.items():
+                for word, held in fresh.items():
                     if admitted and word not in too_common and word not in self.matches:
-                        self.matches[word] = (rowids, counts)
-                        self.bytes += rowids.nbytes + counts.nbytes
+                        self.matches[word] = held
+                        self.bytes += held.nbytes
                 # The words of this query are the last used: never the ones let go.
                 while self.bytes > BUDGET and len(self.matches) > len(words):
-                    _, (rowids, counts) = self.matches.popitem(last=False)
-                    self.bytes -= rowids.nbytes + counts.nbytes
+                    _, held = self.matches.popitem(last=False)
+                    self.bytes -= held.nbytes
             for word in too_common:
                 self.admission.too_common(word)
             if too_common:
                 return None
             kept |= fresh
-        parts = [kept[word] for word in words]
+        parts = [(self._rowids(word, kept[word]), kept[word].counts) for word in words]
         by_size = sorted(range(len(parts)), key=lambda i: len(parts[i][0]))
         common = parts[by_size[0]][0]
         # Where each common row is in each word's rowids (a slice: all of them), found by the
@@ -248,6 +255,23 @@ class _Words:
         scored = [i for i, weight in enumerate(weights) if weight is not None] or range(len(parts))
         terms = [(at_of[i], parts[i][1], weights[i] or 1e-6) for i in scored]  # FTS5's floor
         return Matched(common, terms, self.length)
+
+    def _rowids(self, word: str, held: "Held") -> np.ndarray:
+        """The rowids of `held`, the word's matches: kept as int32 for a word kept."""
+        if held.rows.dtype == np.int32:
+            return held.rows
+        with self.lock:
+            if (found := self.rowids.get(word)) is not None:
+                self.rowids.move_to_end(word)
+                return found
+        rowids = held.rowids()
+        with self.lock:
+            if self.matches.get(word) is held and word not in self.rowids:
+                self.rowids[word] = rowids
+                self.rowids_bytes += rowids.nbytes
+                while self.rowids_bytes > ROWIDS_BUDGET and len(self.rowids) > 1:
+                    self.rowids_bytes -= self.rowids.popitem(last=False)[1].nbytes
+        return rowids
 
     def worth_reading(self, conn, words: list[str], missing: list[str]) -> bool:
         """Whether reading the words `missing` of a query of `words` costs less than FTS5's
@@ -271,7 +295,7 @@ class _Words:
         found = self.known_holders(word)
         if found is None:
             if (kept := self.matches.get(word)) is not None:
-                found = len(kept[0])
+                found = len(kept)
             else:
                 row = conn.execute(f"SELECT doc FROM {_ROWS} WHERE term = ?", (word,)).fetchone()
                 found = row[0] if row else 0
@@ -290,9 +314,9 @@ class _Words:
         kept ones, and the others read and kept (for this record: a version of its own)."""
         return self.texts.read(rowids, lambda missing: _lowered_texts(conn, missing), ())
 
-    def read(self, conn, word: str) -> tuple[np.ndarray, np.ndarray]:
-        """(rowids holding the word, ascending; how often each holds it, each instance weighed
-        by its column's weight: uint16 where each is a whole number that fits, float64 otherwise)."""
+    def read(self, conn, word: str) -> "Held":
+        """The rows holding the word and how often each holds it, each instance weighed by its
+        column's weight."""
         # Every instance of the word, its row and the first letter of its column's name, packed
         # in one number (row * 128 + letter), as one list in one row of text: SQLite builds it
         # in C. A row per matching row (GROUP BY, a sum of the columns' weights in SQL) took
@@ -301,7 +325,7 @@ class _Words:
             f"SELECT group_concat(doc * 128 + unicode(col)) FROM {_INSTANCES} WHERE term = ?", (word,)
         ).fetchone()
         if packed is None:
-            return np.zeros(0, np.int32), np.zeros(0)
+            return Held.of(np.zeros(0, np.int32), np.zeros(0))
         instances = np.fromstring(packed, np.int64, sep=",")
         doc, weights = instances >> 7, self.weight_by_initial[instances & 127]
         if (doc[1:] < doc[:-1]).any():  # fts5vocab walks the index in rowid order; if it did not
@@ -310,11 +334,54 @@ class _Words:
         first = np.flatnonzero(np.concatenate(([True], doc[1:] != doc[:-1])))
         # The sum of a row's instances' weights, as FTS5's bm25 adds them up: whole-number
         # weights keep every such sum exact, whatever order numpy adds them in.
-        rowids, counts = doc[first].astype(np.int32), np.add.reduceat(weights, first)
-        if counts.min() >= 0 and counts.max() <= np.iinfo(np.uint16).max:
-            small = counts.astype(np.uint16)
-            counts = small if np.array_equal(small, counts) else counts
-        return rowids, counts
+        return Held.of(doc[first].astype(np.int32), np.add.reduceat(weights, first))
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A word's matches as kept: half the bytes of rowids (int32) and counts (uint16), so that
+    twice as many words are kept in the budget (at 100,000 entries, the words of searches of
+    new words took 34 MB that way, four times the budget). Rowids are kept as the gaps between
+    them (uint16) where every gap fits, and made rowids again where used (a cumulative sum:
+    8 µs for 5,000 rows, where intersecting them takes tens; those of the words used most
+    lately are kept, ROWIDS_BUDGET); weighed counts as the smallest unsigned integers that
+    hold them all exactly, float64 otherwise."""
+
+    first: int  # the first rowid, where `rows` holds gaps
+    rows: np.ndarray  # uint16 gaps after the first rowid (the first gap 0), or int32 rowids
+    counts: np.ndarray
+
+    @classmethod
+    def of(cls, rowids: np.ndarray, counts: np.ndarray) -> "Held":
+        """Of `rowids` (int32, ascending) and their weighed counts."""
+        first = int(rowids[0]) if len(rowids) else 0
+        gaps = np.diff(rowids, prepend=first)
+        if len(gaps) and gaps.max() <= np.iinfo(np.uint16).max:
+            rows = gaps.astype(np.uint16)
+        else:
+            rows, first = rowids, 0
+        if len(counts) and counts.min() >= 0:
+            for kind in (np.uint8, np.uint16):
+                if counts.max() <= np.iinfo(kind).max:
+                    small = counts.astype(kind)
+                    counts = small if np.array_equal(small, counts) else counts
+                    break
+        return cls(first, rows, counts)
+
+    def rowids(self) -> np.ndarray:
+        """The rowids holding the word, ascending (int32)."""
+        if self.rows.dtype == np.int32:
+            return self.rows
+        rowids = np.cumsum(self.rows, dtype=np.int32)
+        rowids += self.first
+        return rowids
+
+    @property
+    def nbytes(self) -> int:
+        return self.rows.nbytes + self.counts.nbytes
+
+    def __len__(self) -> int:
+        return len(self.counts)
 
 
 def _lowered_texts(conn, rowids: list[int]) -> dict[int, Texts]:
@@ -333,9 +400,11 @@ _SNIPPET_COLUMNS = ", ".join(f"c{COLUMNS.index(name)}" for name in ("signature",
 def read_texts(conn, rowids: list[int]) -> dict[int, tuple[str, ...]]:
     """(signature, title, body) of each row: the texts snippets are cut from. Read from the
     table FTS5 keeps them in: through the index, each rowid listed was a query of the index,
-    which took twice as long."""
-    sql = f"SELECT id, {_SNIPPET_COLUMNS} FROM {TABLE}_content WHERE id IN ({', '.join(map(str, rowids))})"
-    return {r[0]: r[1:] for r in conn.execute(sql)}
+    which took twice as long. The rowids are bound, one placeholder each, so that sqlite3
+    keeps the statement prepared for each length of a page: with the numbers written into
+    it, each read compiled a statement of its own, 40 % of reading twelve rows."""
+    sql = f"SELECT id, {_SNIPPET_COLUMNS} FROM {TABLE}_content WHERE id IN ({', '.join('?' * len(rowids))})"
+    return {r[0]: r[1:] for r in conn.execute(sql, rowids)}
 
 
 @dataclass(frozen=True)
@@ -382,12 +451,21 @@ class WordMatches:
         self._words: _Words | None = None
         self._admission = _Admission()  # across changes of the index
 
-    def at(self, conn: Connection, weights: tuple[float, ...]) -> "_Words":
-        """The words read against the index as `conn` sees it: read again after any change."""
+    def kept(self, words: list[str]) -> bool:
+        """Whether the matches of every one of `words` (plain terms) are kept, as last read:
+        a search of them is answered from memory unless the index changed since."""
+        found = self._words
+        return found is not None and all(word in found.matches for word in words)
+
+    def at(self, conn: Connection, weights: tuple[float, ...], *, kept_only: bool = False) -> "_Words | None":
+        """The words read against the index as `conn` sees it: read again after any change
+        (the rows' sizes, tens of milliseconds at 100,000 entries), or None with `kept_only`."""
         driver = conn.connection.driver_connection
         structure = _structure(driver)
         kept = self._words
         if kept is None or kept.structure != structure or kept.weights != weights:
+            if kept_only:
+                return None
             # Read outside the lock: the searches that find the index as it was go on meanwhile.
             kept = _Words(driver, structure, weights, self._admission)
             with self._lock:
@@ -410,10 +488,11 @@ _KEPT: "weakref.WeakKeyDictionary[Engine, WordMatches]" = weakref.WeakKeyDiction
 _KEPT_LOCK = threading.Lock()
 
 
-def word_matches(conn: Connection) -> WordMatches:
-    """The process's WordMatches for the database `conn` is on."""
+def word_matches(conn: Connection | Engine) -> WordMatches:
+    """The process's WordMatches for the database `conn` is on (or the engine's)."""
+    engine = conn if isinstance(conn, Engine) else conn.engine
     with _KEPT_LOCK:
-        found = _KEPT.get(conn.engine)
+        found = _KEPT.get(engine)
         if found is None:
-            found = _KEPT[conn.engine] = WordMatches()
+            found = _KEPT[engine] = WordMatches()
         return found

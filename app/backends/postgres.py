@@ -271,6 +271,11 @@ def _like(term: str) -> str:
     return f"%{escaped}%"
 
 
+def search_kept(engine: Engine, terms: list[str]) -> bool:
+    """Nothing of the index is kept in this process: each search asks the server."""
+    return False
+
+
 def search_substrings(
     conn: Connection, terms: list[str], *, limit: int, offset: int, within: list[int] | None = None
 ) -> Hits:

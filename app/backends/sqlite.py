@@ -57,6 +57,15 @@ def configure_engine(engine: Engine, *, busy_timeout_ms: int) -> None:
 
 
 WRITE_OPTIONS = {"sqlite_begin": "IMMEDIATE"}
+# A connection with this execution option searches from memory alone: SearchNotInMemory where
+# a search needs FTS5 (app.web.fastpath runs such searches on the event loop).
+MEMORY_ONLY = "errata_memory_only"
+
+
+class SearchNotInMemory(Exception):
+    """The search needs the full-text index itself: to read a word's matches, or to rank."""
+
+
 # Reads run in this process, on pages the OS keeps cached: a short one may run on the event loop.
 READS_IN_PROCESS = True
 
@@ -343,9 +352,11 @@ def _run(
     snippet() in the ranking query would be computed for every match before the sort keeps
     twenty, and it tokenises each whole text again, which costs more than the ranking."""
     matched = words = scored = held = None
+    options = conn.get_execution_options()
     # A writer's own transaction holds changes FTS5 has not written out: what is kept against
     # the index (words' matches, rows' texts) does not show them, so it searches without.
-    keeps = conn.get_execution_options().get("sqlite_begin") != WRITE_OPTIONS["sqlite_begin"]
+    keeps = options.get("sqlite_begin") != WRITE_OPTIONS["sqlite_begin"]
+    memory_only = options.get(MEMORY_ONLY, False)
     plain = (
         query.table == fts5_terms.TABLE
         and query.every_word
@@ -353,9 +364,11 @@ def _run(
         and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms)
     )
     if plain and keeps:
-        words = fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS)
-        if not query.more:
-            matched = words.matched(conn.connection.driver_connection, terms)
+        words = fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS, kept_only=memory_only)
+        if words is not None and not query.more:
+            matched = words.matched(conn.connection.driver_connection, terms, kept_only=memory_only)
+    if memory_only and matched is None:
+        raise SearchNotInMemory
     if plain and matched is None:  # FTS5 ranks it: without the words most rows hold, if any
         scored = _scored_terms(conn, terms, words)
         if scored is not None:
@@ -381,6 +394,8 @@ def _run(
     if common:  # rowids are entry seqs, so the last is the size at most
         last = _rows(conn, f"SELECT rowid FROM {query.table} ORDER BY rowid DESC LIMIT 1")
         common = total > (last[0][0] if last else 0) / 2
+    if common and memory_only:  # listed by FTS5, tier by tier
+        raise SearchNotInMemory
     if common:
         rows = _listed(conn, query, limit, offset)
     elif matched is not None:
@@ -405,6 +420,18 @@ def _run(
     else:
         snippets = _mark(conn, rowids, terms, whole_words=whole_words)
     return [(r[0], float(r[1]), snippets[r[0]]) for r in rows], total
+
+
+def search_kept(engine: Engine, terms: list[str]) -> bool:
+    """Whether a search of `terms` looks answerable from memory: each a plain word whose
+    matches are kept. A cheap guess, made before the search; a search made with MEMORY_ONLY
+    still raises SearchNotInMemory where it was wrong (the index changed, no row holds every
+    word, or most rows hold them: FTS5 lists those)."""
+    return (
+        bool(terms)
+        and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms)
+        and (fts5_terms.word_matches(engine).kept(terms))
+    )
 
 
 def _rowid_in(name: str, rowids: str) -> tuple[str, dict]:

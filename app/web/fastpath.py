@@ -16,12 +16,14 @@ model validation; any other body goes to the route, which validates it.
 
 A search not answered before (GET /api/v1/errors with `q` and no filter) takes a lean path:
 on a bare pooled connection, the route's own page function, and the form kept as the route
-keeps it; on the event loop when the same search was quick since the base last changed
-(app.web.on_loop), else in a worker thread. FastAPI's parameter solving, its dependency
+keeps it; on the event loop when the same search was quick since the base last changed, or
+when it can be answered from what the search index keeps in memory (app.web.on_loop), else
+in a worker thread. FastAPI's parameter solving, its dependency
 exits and an ORM session cost more than such a search; a query the route would refuse or
 treat otherwise (a filter, a repeated or out-of-bounds parameter) is left to the route.
 """
 
+import contextlib
 import logging
 import re
 import time
@@ -32,10 +34,12 @@ from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import backends
 from app.routers.api import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY, search_page
 from app.routers.lookup import answer_paste
 from app.schemas.api import DEFAULT_MATCHES, MAX_MATCHES, MAX_PASTE_BYTES, LookupIn
 from app.services.entries.read import Stamp
+from app.services.search.query import terms
 from app.web.entry_cache import FormKey, FormResponse, form_key, reply_key, serve_form
 from app.web.params import MAX_OFFSET
 
@@ -100,12 +104,17 @@ def plain_paste(body: bytes) -> tuple[str, int] | None:
     return (text, limit) if 1 <= limit <= MAX_MATCHES else None
 
 
-def _search_answer(request: Request, stamp: Stamp, q: str, limit: int, offset: int) -> FormResponse:
+def _search_answer(
+    request: Request, stamp: Stamp, q: str, limit: int, offset: int, *, memory_only: bool = False
+) -> FormResponse:
     """The search's answer; `stamp`: the base's, read before any of its data. How much CPU it
-    took is noted, for whether it may run on the loop next time."""
+    took is noted, for whether it may run on the loop next time. `memory_only`: answered from
+    what the search index keeps in memory, or backends.SearchNotInMemory."""
     state = request.app.state
     started = time.thread_time()
     with state.engine.connect() as conn:
+        if memory_only:
+            conn.execution_options(**{backends.MEMORY_ONLY: True})
         page = search_page(request, conn, q, limit=limit, offset=offset, stamp=stamp)
     state.quick_searches.measured((q, limit, offset), stamp, time.thread_time() - started)
     return serve_form(request, page, (), stamp, state.list_forms)
@@ -160,9 +169,13 @@ class EntryFastPath:
         scope, state = request.scope, request.app.state
         try:
             stamp = state.read_stamp(())
-            if state.reads_on_loop and state.quick_searches.expected((q, limit, offset), stamp):
-                answer = _search_answer(request, stamp, q, limit, offset)
-            else:
+            answer = None
+            if state.reads_on_loop:
+                quick = state.quick_searches.expected((q, limit, offset), stamp)
+                if quick or quick is None and backends.search_kept(state.engine, terms(q)):
+                    with contextlib.suppress(backends.SearchNotInMemory):
+                        answer = _search_answer(request, stamp, q, limit, offset, memory_only=not quick)
+            if answer is None:
                 answer = await anyio.to_thread.run_sync(_search_answer, request, stamp, q, limit, offset)
         except Exception:
             # Nothing is sent yet: the route answers, with its handling of the failure.

@@ -12,7 +12,11 @@ everything on a database server (app.backends.reads_in_process), in threads:
   most, then hands the paste to a thread;
 - a search asked before, since the base last changed, that took at most QUICK_CPU_S of CPU
   then: what it read is kept (its words' matches, its rows' texts and summaries), and a
-  search that turns out slower on the loop goes back to the threads.
+  search that turns out slower on the loop goes back to the threads;
+- a search not measured at this stamp whose words' matches the search index keeps
+  (app.backends.search_kept), answered from those alone: one that needs the index itself
+  after all (a word's matches stale or most rows holding its words, no row holding them all)
+  stops before any of that work (backends.SearchNotInMemory) and goes to a thread.
 """
 
 import threading
@@ -28,26 +32,26 @@ _SEARCHES = 4096  # searches remembered as quick: a few hundred KB of query stri
 
 
 class QuickSearches:
-    """Searches measured quick at a base stamp: key (query, limit, offset) -> the stamp, the
-    least recently measured let go first; shared by the loop and the worker threads."""
+    """Searches measured at a base stamp, quick or not: key (query, limit, offset) -> (the
+    stamp, whether quick), the least recently measured let go first; shared by the loop and
+    the worker threads."""
 
     def __init__(self, size: int = _SEARCHES) -> None:
         self._size = size
-        self._stamps: OrderedDict[Hashable, Stamp] = OrderedDict()
+        self._measures: OrderedDict[Hashable, tuple[Stamp, bool]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def expected(self, key: Hashable, stamp: Stamp) -> bool:
-        """Whether the search `key` was quick at `stamp`, the base's stamp now."""
+    def expected(self, key: Hashable, stamp: Stamp) -> bool | None:
+        """Whether the search `key` was quick at `stamp`, the base's stamp now; None where it
+        was not measured at that stamp."""
         with self._lock:
-            return self._stamps.get(key) == stamp
+            found = self._measures.get(key)
+        return found[1] if found is not None and found[0] == stamp else None
 
     def measured(self, key: Hashable, stamp: Stamp, cpu_s: float) -> None:
         """The search `key`, made at `stamp`, took `cpu_s` of CPU."""
         with self._lock:
-            if cpu_s > QUICK_CPU_S:
-                self._stamps.pop(key, None)
-                return
-            self._stamps[key] = stamp
-            self._stamps.move_to_end(key)
-            while len(self._stamps) > self._size:
-                self._stamps.popitem(last=False)
+            self._measures[key] = (stamp, cpu_s <= QUICK_CPU_S)
+            self._measures.move_to_end(key)
+            while len(self._measures) > self._size:
+                self._measures.popitem(last=False)

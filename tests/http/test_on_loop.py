@@ -11,6 +11,7 @@ from app.web import fastpath, on_loop
 from app.web.on_loop import PASTE_BYTES, QuickSearches
 
 SEARCH = "/api/v1/errors?q=memory&limit=5"
+PHRASE = "/api/v1/errors?q=out-of-memory&limit=5"
 
 
 def _threads(monkeypatch, module, name: str) -> list[bool]:
@@ -39,17 +40,18 @@ def _new(url: str, n: int) -> str:
 
 
 def test_a_search_quick_before_runs_on_the_loop_until_an_entry_changes(shipped_client, monkeypatch):
+    """Of a phrase (words joined by hyphens), which is never answered from memory alone."""
     in_thread = _threads(monkeypatch, fastpath, "_search_answer")
     on_server = not shipped_client.app.state.reads_on_loop
-    answers = [shipped_client.get(_new(SEARCH, n)).json() for n in range(3)]
+    answers = [shipped_client.get(_new(PHRASE, n)).json() for n in range(3)]
     assert answers[0]["data"] and answers[0]["data"] == answers[1]["data"] == answers[2]["data"]
     assert in_thread == [True, on_server, on_server]
     entry_id = answers[0]["data"][0]["id"]
     shipped_client.post(f"/api/v1/errors/{entry_id}/evidence", json={"outcome": "worked"})
-    after = shipped_client.get(_new(SEARCH, 3)).json()
+    after = shipped_client.get(_new(PHRASE, 3)).json()
     assert in_thread[3] is True  # measured again, against the base as it now is
     assert after["data"][0]["evidence_count"] == answers[0]["data"][0]["evidence_count"] + 1
-    shipped_client.get(_new(SEARCH, 4))
+    shipped_client.get(_new(PHRASE, 4))
     assert in_thread[4] is on_server
 
 
@@ -70,6 +72,31 @@ def test_a_search_slow_once_goes_back_to_the_threads(shipped_client, monkeypatch
     shipped_client.get(_new(SEARCH, 2))
     shipped_client.get(_new(SEARCH, 3))
     assert in_thread == [True, False, False, True]
+
+
+def test_a_new_search_of_words_kept_in_memory_runs_on_the_loop(shipped_client, monkeypatch):
+    """Words searched for twice are kept: a search never made before, of those words only,
+    is answered on the loop from memory; one of a word not kept, in a thread. Either way
+    the answer is the one a thread gives."""
+    in_thread = _threads(monkeypatch, fastpath, "_search_answer")
+    on_server = not shipped_client.app.state.reads_on_loop
+    for n in range(2):
+        shipped_client.get(_new("/api/v1/errors?q=out+of+memory&limit=10", n))
+    del in_thread[:]
+    fewer = shipped_client.get("/api/v1/errors?q=memory+out&limit=3").json()
+    assert in_thread == [on_server]
+    alone = shipped_client.get("/api/v1/errors?q=memory&limit=4").json()
+    assert in_thread == [on_server, on_server]
+    shipped_client.get("/api/v1/errors?q=memory+cuda&limit=3")
+    assert in_thread[2:] == [True]  # cuda was never asked for
+    monkeypatch.setattr(shipped_client.app.state, "reads_on_loop", False)
+    for answer, url in (
+        (fewer, "/api/v1/errors?q=memory+out&limit=3"),
+        (alone, "/api/v1/errors?q=memory&limit=4"),
+    ):
+        again = shipped_client.get(_new(url, 0)).json()
+        assert answer["data"] and (answer["data"], answer["count"]) == (again["data"], again["count"])
+    assert in_thread[3:] == [True, True]
 
 
 def test_a_short_paste_is_ranked_on_the_loop_and_a_long_one_in_a_thread(shipped_client, monkeypatch):
@@ -133,9 +160,9 @@ def test_a_paste_on_the_loop_is_ranked_beside_a_ranking_in_flight(shipped_client
 def test_quick_searches_are_kept_per_stamp_and_bounded():
     quick, limit = QuickSearches(size=2), on_loop.QUICK_CPU_S
     quick.measured("a", (1, 1), limit / 2)
-    assert quick.expected("a", (1, 1)) and not quick.expected("a", (1, 2))
+    assert quick.expected("a", (1, 1)) is True and quick.expected("a", (1, 2)) is None
     quick.measured("a", (1, 1), limit * 2)
-    assert not quick.expected("a", (1, 1))
+    assert quick.expected("a", (1, 1)) is False
     for key in "bcd":
         quick.measured(key, (1, 1), 0.0)
-    assert [quick.expected(k, (1, 1)) for k in "bcd"] == [False, True, True]
+    assert [quick.expected(k, (1, 1)) for k in "abcd"] == [None, None, True, True]

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import orjson
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlmodel import Session
 
 from app.db import make_engine
@@ -16,7 +16,7 @@ from app.models import Entry
 from app.schemas.api import EvidenceIn
 from app.schemas.views import EntrySummary
 from app.services.entries.catalog import searched_entries
-from app.services.entries.read import current_stamp, load_entry, summary, summary_fields
+from app.services.entries.read import current_stamp, load_entry, summary_fields, summary_of
 from app.services.evidence.reports import record_evidence
 from app.services.search import summaries as summaries_module
 from app.services.search.summaries import (
@@ -42,16 +42,16 @@ def _seqs(engine, n: int) -> dict[int, str]:
         return dict(conn.execute(select(Entry.seq, Entry.id).order_by(Entry.seq).limit(n)).all())
 
 
-def _summaries_read(engine) -> list[int]:
-    """How many entry rows each summary read asks for, one number a read (a listener on the
-    engine's statements)."""
+def _summaries_read(monkeypatch) -> list[int]:
+    """How many entry rows each read of summaries asks the database for, one number a read."""
     asked: list[int] = []
+    read = summaries_module.summary_rows
 
-    @event.listens_for(engine, "before_cursor_execute")
-    def count(conn, cursor, statement, parameters, context, executemany):
-        if "FROM entry" in statement and "entry.seq IN" in statement:
-            asked.append(len(parameters))
+    def counted(conn, seqs):
+        asked.append(len(seqs))
+        return read(conn, seqs)
 
+    monkeypatch.setattr(summaries_module, "summary_rows", counted)
     return asked
 
 
@@ -64,9 +64,9 @@ def _read(engine, kept: KeptReads, seqs: list[int]):
         return summaries_at(kept, current_stamp(conn, ()))(conn, seqs)
 
 
-def test_kept_summaries_are_those_read_afresh_and_read_once(engine):
+def test_kept_summaries_are_those_read_afresh_and_read_once(engine, monkeypatch):
     seqs = list(_seqs(engine, 6))
-    asked = _summaries_read(engine)
+    asked = _summaries_read(monkeypatch)
     kept = kept_summaries()
     first = _read(engine, kept, seqs[:4])
     again = _read(engine, kept, seqs)  # four kept, two to read
@@ -77,13 +77,13 @@ def test_kept_summaries_are_those_read_afresh_and_read_once(engine):
     assert len(kept) == 6
 
 
-def test_a_write_to_any_entry_drops_what_was_kept(engine):
+def test_a_write_to_any_entry_drops_what_was_kept(engine, monkeypatch):
     seqs = _seqs(engine, 3)
     kept = kept_summaries()
     before = _read(engine, kept, list(seqs))
     written = next(iter(seqs))
     record_evidence(engine, entry_id=seqs[written], report=EvidenceIn(outcome="worked"))
-    asked = _summaries_read(engine)
+    asked = _summaries_read(monkeypatch)
     after = _read(engine, kept, list(seqs))
     assert asked == [3]  # the stamp moved: nothing kept is used
     assert after[written].summary().evidence_count == before[written].summary().evidence_count + 1
@@ -111,7 +111,7 @@ def test_what_is_read_at_one_stamp_is_not_kept_once_another_is(engine, monkeypat
     assert seqs[0] not in kept and seqs[1] not in kept
 
 
-def test_a_search_that_began_before_a_write_reads_afresh_and_leaves_the_kept_alone(engine):
+def test_a_search_that_began_before_a_write_reads_afresh_and_leaves_the_kept_alone(engine, monkeypatch):
     seqs = _seqs(engine, 3)
     kept = kept_summaries()
     with engine.connect() as conn:
@@ -119,7 +119,7 @@ def test_a_search_that_began_before_a_write_reads_afresh_and_leaves_the_kept_alo
     written = next(iter(seqs))
     record_evidence(engine, entry_id=seqs[written], report=EvidenceIn(outcome="worked"))
     new = _read(engine, kept, list(seqs))
-    asked = _summaries_read(engine)
+    asked = _summaries_read(monkeypatch)
     with engine.connect() as conn:
         late = summaries_at(kept, old)(conn, [*seqs, 10**9])
     assert asked == [4] and late == new  # read, as the database has it now
@@ -159,7 +159,7 @@ def test_the_bytes_counted_are_about_what_the_kept_summaries_hold(engine):
     assert 0.85 < kept.used / held < 1.15, (kept.used, held)
 
 
-def test_each_search_gets_its_own_snippets_and_the_kept_summaries_none(engine):
+def test_each_search_gets_its_own_snippets_and_the_kept_summaries_none(engine, monkeypatch):
     kept = kept_summaries()
     pages = {}
     for query in ("memory", "CUDA out of memory"):
@@ -171,7 +171,7 @@ def test_each_search_gets_its_own_snippets_and_the_kept_summaries_none(engine):
     assert both
     with engine.connect() as conn:
         seqs = list(conn.execute(select(Entry.seq).where(Entry.id.in_(both))).scalars())
-        asked = _summaries_read(engine)
+        asked = _summaries_read(monkeypatch)
         again = summaries_at(kept, stamp)(conn, seqs)
     assert asked == [] and all(e.summary().snippet is None for e in again.values())
     snippets = {q: {e["id"]: e["snippet"] for e in page} for q, page in pages.items()}
@@ -205,8 +205,8 @@ def test_a_list_item_is_the_summary_as_json_with_its_snippet(engine, snippet):
         read = read_summaries(conn, seqs)
     assert len(read) == len(seqs) > 40
     for seq, kept in read.items():
-        fresh = summary(rows[seq])
-        whole = summary(rows[seq], snippet).model_dump(mode="json")
+        fresh = summary_of(rows[seq])
+        whole = summary_of(rows[seq], snippet).model_dump(mode="json")
         assert orjson.dumps(kept.item(snippet)) == orjson.dumps(whole)
         assert orjson.dumps([kept.item(snippet)]) == orjson.dumps([whole])
         assert kept.summary() == fresh

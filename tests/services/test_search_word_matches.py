@@ -69,7 +69,7 @@ def _asked(conn, terms: list[str]) -> None:
 def _by_fts5(conn, terms: list[str], monkeypatch, **page):
     """The same search with no word's matches read: FTS5 ranks it (its bm25() in SQL)."""
     with monkeypatch.context() as patch:
-        patch.setattr(fts5_terms._Words, "matched", lambda self, c, words: None)
+        patch.setattr(fts5_terms._Words, "matched", lambda self, c, words, **_: None)
         return _search(conn, terms, **page)
 
 
@@ -164,8 +164,8 @@ def _a_write_once_the_record_is_read(monkeypatch, write) -> list[bool]:
     real = fts5_terms.WordMatches.at
     written: list[bool] = []
 
-    def then_a_write_commits(self, conn, weights):
-        words = real(self, conn, weights)
+    def then_a_write_commits(self, conn, weights, **options):
+        words = real(self, conn, weights, **options)
         if not written:
             written.append(True)
             write()
@@ -247,12 +247,12 @@ def test_a_word_whose_weighed_counts_pass_two_bytes_ranks_alike_and_once_too_com
             rows, total = _search(conn, terms)
             assert ([(r[0], r[1]) for r in rows], total) == _by_sql(conn, terms)
         kept = fts5_terms.word_matches(conn)._words
-        counts = kept.matches["zzbig"][1]
-        assert counts.dtype == np.float64 and counts.max() == 70_000
-        assert kept.matches["zzbig"][0].dtype == np.int32
+        held = kept.matches["zzbig"]
+        assert held.counts.dtype == np.float64 and held.counts.max() == 70_000
+        assert held.rows.dtype == np.uint16 and held.rowids().tolist()[-3:] == [700, 701, 702]
     _write(engine, range(703, 704), seed=5)  # a new record: nothing kept
-    # Twelve bytes a row, where a word's holders promise six: read once, then known too common.
-    monkeypatch.setattr(fts5_terms, "WORD_BUDGET", 6 * 3 + 1)
+    # Ten bytes a row, where a word's holders promise three: read once, then known too common.
+    monkeypatch.setattr(fts5_terms, "WORD_BUDGET", 3 * 3 + 1)
     reads.clear()
     with engine.connect() as conn:
         for _ in range(3):
@@ -354,7 +354,7 @@ def test_words_are_kept_within_the_budget_and_still_rank_alike(engine, monkeypat
             _asked(conn, terms)
             assert _search(conn, terms) == _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
             kept = fts5_terms.word_matches(conn)._words
-            held = sum(rowids.nbytes + part.nbytes for rowids, part in kept.matches.values())
+            held = sum(part.rows.nbytes + part.counts.nbytes for part in kept.matches.values())
             assert kept.bytes == held
             assert kept.bytes <= 6_000 or len(kept.matches) <= len(terms)
 
@@ -408,7 +408,7 @@ def test_a_word_too_common_to_keep_is_left_to_fts5(engine, monkeypatch):
         assert _search(conn, ["w5"])  # the word read, against the index as it is
         kept = fts5_terms.word_matches(conn)._words
         common = kept.read(conn.connection.driver_connection, "w0")
-        monkeypatch.setattr(fts5_terms, "WORD_BUDGET", common[0].nbytes + common[1].nbytes - 1)
+        monkeypatch.setattr(fts5_terms, "WORD_BUDGET", common.nbytes - 1)
         for terms in (["w0"], ["w5", "w0"], ["w5"]):
             assert _search(conn, terms) == _by_fts5(conn, terms, monkeypatch, limit=20, offset=0)
         assert "w0" not in kept.matches and "w5" in kept.matches
@@ -495,8 +495,8 @@ def test_once_the_budget_is_nearly_full_a_word_is_kept_only_if_asked_more_than_w
     engine, monkeypatch
 ):
     with engine.connect() as conn:
-        held = {  # what each word's matches take: a rowid and a weighed count (uint16) a row
-            word: 6 * conn.exec_driver_sql(f"SELECT count(*) FROM entry_fts_words('{word}')").scalar()
+        held = {  # what each word's matches take: a gap to its rowid (uint16), a weighed count (uint8)
+            word: 3 * conn.exec_driver_sql(f"SELECT count(*) FROM entry_fts_words('{word}')").scalar()
             for word in ("w10", "w11")
         }
         monkeypatch.setattr(fts5_terms, "BUDGET", int(sum(held.values()) * 1.2))
@@ -588,3 +588,94 @@ def test_a_query_fts5_ranks_whose_rarest_word_few_rows_hold_is_ranked_whole_and_
             assert ([(r[0], r[1]) for r in rows], total) == _by_sql(conn, terms, limit=5, offset=offset)
     assert pages[0][1] > 10 and pages[10**4] == ([], pages[0][1])
     assert reads == [] and not any("count(*)" in s for s in statements)
+
+
+def _from_memory(engine, search, terms: list[str], **page):
+    """`search` of `terms` on a connection that asks for an answer from memory alone."""
+    with engine.connect() as conn:
+        conn.execution_options(**{backends.MEMORY_ONLY: True})
+        return search(conn, terms, **page)
+
+
+def test_a_search_of_kept_words_is_answered_from_memory_alone_as_it_is_otherwise(engine, monkeypatch):
+    reads = _reads(monkeypatch)
+    words = ["w3", "w7"]
+    assert not backends.search_kept(engine, words)
+    with pytest.raises(backends.SearchNotInMemory):
+        _from_memory(engine, _search, words)
+    with engine.connect() as conn:
+        _search(conn, words)  # the first ask: the one from memory was not counted
+        assert reads == []
+        full = _search(conn, words)  # the second: read and kept
+        assert reads == words
+    assert backends.search_kept(engine, words) and backends.search_kept(engine, ["w7"])
+    assert full[1] > 20
+    assert _from_memory(engine, _search, words) == full
+    with engine.connect() as conn:
+        assert _from_memory(engine, _search, words, offset=20) == _search(conn, words, offset=20)
+    assert reads == words  # nothing read again
+
+
+def test_a_search_that_needs_the_index_says_so_and_reads_nothing(engine, monkeypatch):
+    """Words not kept, Chinese, a phrase of parts, substrings, a word most rows hold (FTS5
+    lists those), and kept words after a write to the index (their matches are stale):
+    each raises SearchNotInMemory, before any word is read or the index's row sizes are."""
+    with engine.connect() as conn:
+        for _ in range(2):
+            _search(conn, ["w3", "w7"])
+            _search(conn, ["w0"])
+    reads = _reads(monkeypatch)
+    for terms in (["w3", "w59"], ["显存"], ["w3_w7"]):
+        assert not backends.search_kept(engine, terms)
+        with pytest.raises(backends.SearchNotInMemory):
+            _from_memory(engine, _search, terms)
+    with pytest.raises(backends.SearchNotInMemory):
+        _from_memory(
+            engine,
+            lambda conn, terms, **page: backends.search_substrings(conn, terms, limit=20, offset=0),
+            ["w12"],
+        )
+    monkeypatch.setattr(backends.sqlite, "LISTED_FROM", 10)
+    assert backends.search_kept(engine, ["w0"])
+    with pytest.raises(backends.SearchNotInMemory):
+        _from_memory(engine, _search, ["w0"])
+    kept = fts5_terms.word_matches(engine)._words
+    _write(engine, range(601, 603), seed=5)
+    assert backends.search_kept(engine, ["w3", "w7"])  # a guess: the index is not read
+    with pytest.raises(backends.SearchNotInMemory):
+        _from_memory(engine, _search, ["w3", "w7"])
+    assert reads == [] and fts5_terms.word_matches(engine)._words is kept
+
+
+@pytest.mark.parametrize(
+    ("gap", "count"),
+    [(1, 255), (65_535, 1), (65_536, 7), (3, 256), (2, 65_536), (5, 2.5)],
+)
+def test_a_words_matches_are_kept_in_fewer_bytes_and_given_back_exactly(gap, count):
+    """Rowids as uint16 gaps where every gap fits, int32 otherwise; weighed counts as the
+    smallest unsigned integers that hold them, float64 otherwise: the same rowids and counts."""
+    rng = np.random.default_rng(gap)
+    rowids = np.cumsum(rng.integers(1, gap + 1, 500)).astype(np.int32) + 70_000
+    rowids[-1] = rowids[-2] + gap
+    counts = rng.integers(1, 4, 500).astype(np.float64)
+    counts[7] = count
+    held = fts5_terms.Held.of(rowids, counts)
+    assert held.rowids().dtype == np.int32 and np.array_equal(held.rowids(), rowids)
+    assert np.array_equal(held.counts, counts) and len(held) == 500
+    rows_bytes = 2 if gap <= 65_535 else 4
+    count_bytes = 8 if count != int(count) else 1 if count <= 255 else 2 if count <= 65_535 else 8
+    assert held.nbytes == 500 * (rows_bytes + count_bytes)
+
+
+def test_the_rowids_of_the_words_used_lately_are_kept_within_their_budget(engine, monkeypatch):
+    with engine.connect() as conn:
+        for terms in (["w3"], ["w7"], ["w3", "w7"]):
+            _asked(conn, terms)
+        kept = fts5_terms.word_matches(conn)._words
+        assert list(kept.rowids) == ["w3", "w7"]
+        for word in ("w3", "w7"):
+            assert np.array_equal(kept.rowids[word], kept.matches[word].rowids())
+        monkeypatch.setattr(fts5_terms, "ROWIDS_BUDGET", 1)  # room for the last one alone
+        _asked(conn, ["w5"])
+        assert _search(conn, ["w3", "w5"]) == _by_fts5(conn, ["w3", "w5"], monkeypatch, limit=20, offset=0)
+        assert list(kept.rowids) == ["w5"] and kept.rowids_bytes == kept.rowids["w5"].nbytes

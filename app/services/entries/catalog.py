@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 from app.models import Entry, VersionRow
 from app.schemas.views import DomainCount, EntrySummary
 from app.services.entries.aliases import CANONICAL
-from app.services.entries.read import summary
+from app.services.entries.read import summary, summary_of
 from app.services.entries.versions import covers
 from app.services.search.query import marked_html, matching_entries
 from app.services.search.summaries import SummaryReader, summary_rows
@@ -72,7 +72,7 @@ def list_entries(
             return [], 0
         page = {"limit": limit, "offset": offset, "read": summary_rows, "within": within}
         found, total = matching_entries(session.connection(), q, **page)
-        return [summary(row, marked_html(snippet)) for row, snippet in found], total
+        return [summary_of(values, marked_html(snippet)) for values, snippet in found], total
     if not filters.component:  # a list index gives the page in order
         total = session.exec(select(func.count()).select_from(query.subquery())).one()
         rows = session.exec(query.order_by(Entry.domain, Entry.id).offset(offset).limit(limit)).all()

@@ -504,6 +504,11 @@ def summary_fields(values: Sequence) -> dict:
     }
 
 
-def summary(entry: Entry | Row, snippet: str | None = None) -> EntrySummary:
-    """A list item, from an entry or a row holding SUMMARY_COLUMNS."""
-    return EntrySummary(**summary_fields([getattr(entry, key) for key in _SUMMARY_KEYS]), snippet=snippet)
+def summary(entry: Entry, snippet: str | None = None) -> EntrySummary:
+    """A list item, from an entry."""
+    return summary_of([getattr(entry, key) for key in _SUMMARY_KEYS], snippet)
+
+
+def summary_of(values: Sequence, snippet: str | None = None) -> EntrySummary:
+    """A list item, from the values of SUMMARY_COLUMNS in their order."""
+    return EntrySummary(**summary_fields(values), snippet=snippet)

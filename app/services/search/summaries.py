@@ -10,9 +10,10 @@ keeping afresh (app.kept).
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import orjson
-from sqlalchemy import Connection, Row, bindparam, select
+from sqlalchemy import Connection, Dialect, bindparam, select
 from sqlmodel import col
 
 from app.kept import KeptReads
@@ -49,14 +50,58 @@ MAX_BYTES = 8 * 1024 * 1024
 # keeps it: an ordered dict's entry, the value and its cost), measured with tracemalloc.
 _HELD = 230
 
-# Built once: composing the statement again for each search costs more than running it.
-_NUMBERED = col(Entry.seq).in_(bindparam("seqs", expanding=True))
-_PAGE = select(Entry.seq, *SUMMARY_COLUMNS).where(_NUMBERED)
+
+@dataclass(frozen=True)
+class _PageStatement:
+    sql: str
+    names: tuple[str, ...] | None  # the parameters' names, for a driver that takes them by name
 
 
-def summary_rows(conn: Connection, seqs: list[int]) -> dict[int, Row]:
-    """The SUMMARY_COLUMNS of the entries numbered `seqs` that exist."""
-    return {row.seq: row for row in conn.execute(_PAGE, {"seqs": seqs})}
+@lru_cache(maxsize=256)  # by dialect and page length
+def _page_statement(dialect: Dialect, size: int) -> _PageStatement:
+    names = tuple(f"seq{n}" for n in range(size))
+    keys = [bindparam(name) for name in names]
+    compiled = select(Entry.seq, *SUMMARY_COLUMNS).where(col(Entry.seq).in_(keys)).compile(dialect=dialect)
+    if compiled.positional:  # the numbers are given in the order the placeholders take them
+        assert tuple(compiled.positiontup or ()) == names
+        return _PageStatement(str(compiled), None)
+    return _PageStatement(str(compiled), names)
+
+
+@lru_cache(maxsize=16)
+def _conversions(dialect: Dialect, driver_types: tuple) -> tuple[tuple[int, Callable], ...]:
+    """(column, its conversion) of each of SUMMARY_COLUMNS whose value, as the driver gives it
+    in the type it says (`driver_types`, from the cursor's description), needs one."""
+    processors = (
+        c.type.dialect_impl(dialect).result_processor(dialect, driver_type)
+        for c, driver_type in zip(SUMMARY_COLUMNS, driver_types, strict=True)
+    )
+    return tuple((n, f) for n, f in enumerate(processors) if f is not None)
+
+
+def summary_rows(conn: Connection, seqs: list[int]) -> dict[int, list]:
+    """The values of SUMMARY_COLUMNS, as their types give them, of the entries numbered `seqs`
+    that exist. The statement, made by SQLAlchemy for the database once per page length, runs
+    on the driver's connection (in the connection's transaction): through SQLAlchemy's
+    execution, with the list of numbers expanded into the statement at each run, reading a
+    page of twelve took two and a half times as long."""
+    if not seqs:
+        return {}
+    statement = _page_statement(conn.dialect, len(seqs))
+    cursor = conn.connection.dbapi_connection.cursor()
+    try:
+        params = seqs if statement.names is None else dict(zip(statement.names, seqs, strict=True))
+        cursor.execute(statement.sql, params)
+        rows = cursor.fetchall()
+        conversions = _conversions(conn.dialect, tuple(c[1] for c in cursor.description[1:]))
+    finally:
+        cursor.close()
+    found = {}
+    for seq, *values in rows:
+        for n, convert in conversions:
+            values[n] = convert(values[n])
+        found[seq] = values
+    return found
 
 
 def listed(values: Sequence) -> Listed:
@@ -68,7 +113,7 @@ def listed(values: Sequence) -> Listed:
 
 def read_summaries(conn: Connection, seqs: list[int]) -> dict[int, Listed]:
     """List items (without a snippet) of the entries numbered `seqs` that exist."""
-    return {seq: listed(row[1:]) for seq, row in summary_rows(conn, seqs).items()}
+    return {seq: listed(values) for seq, values in summary_rows(conn, seqs).items()}
 
 
 def footprint(kept: Listed) -> int:
