@@ -427,11 +427,8 @@ def search_kept(engine: Engine, terms: list[str]) -> bool:
     matches are kept. A cheap guess, made before the search; a search made with MEMORY_ONLY
     still raises SearchNotInMemory where it was wrong (the index changed, no row holds every
     word, or most rows hold them: FTS5 lists those)."""
-    return (
-        bool(terms)
-        and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms)
-        and (fts5_terms.word_matches(engine).kept(terms))
-    )
+    plain = bool(terms) and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms)
+    return plain and fts5_terms.word_matches(engine).kept(terms)
 
 
 def _rowid_in(name: str, rowids: str) -> tuple[str, dict]:

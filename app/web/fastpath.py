@@ -18,9 +18,9 @@ A search not answered before (GET /api/v1/errors with `q` and no filter) takes a
 on a bare pooled connection, the route's own page function, and the form kept as the route
 keeps it; on the event loop when the same search was quick since the base last changed, or
 when it can be answered from what the search index keeps in memory (app.web.on_loop), else
-in a worker thread. FastAPI's parameter solving, its dependency
-exits and an ORM session cost more than such a search; a query the route would refuse or
-treat otherwise (a filter, a repeated or out-of-bounds parameter) is left to the route.
+in a worker thread. FastAPI's parameter solving, its dependency exits and an ORM session
+cost more than such a search; a query the route would refuse or treat otherwise (a filter,
+a repeated or out-of-bounds parameter) is left to the route.
 """
 
 import contextlib
