@@ -24,7 +24,8 @@ def test_concurrent_requests_open_no_more_connections_than_route_threads(shipped
             return client.get("/api/v1/errors", params={"q": "memory", "limit": 5, "n": n}).status_code
 
         assert set(clients.map(search, range(40 * THREADS))) == {200}
-    # One connection per route thread at most, each kept in the pool and used again: however
-    # many of the threads a round keeps busy at once, a connection opened per request would
-    # count in the hundreds here.
-    assert 1 <= len(opened) <= THREADS
+    # One connection per route thread at most, and one for the searches the event loop answers
+    # (app.web.on_loop: one at a time), each kept in the pool and used again: however many of
+    # the threads a round keeps busy at once, a connection opened per request would count in
+    # the hundreds here.
+    assert 1 <= len(opened) <= THREADS + 1
