@@ -76,6 +76,11 @@ Texts = tuple[tuple[str, ...], tuple[str, ...]]  # a row's texts, and the same i
 PLAIN_TERM = re.compile(r"[a-z0-9]+")
 
 
+def plain(terms: list[str]) -> bool:
+    """Whether each of `terms` (one at least) is one of the index's words as it is (PLAIN_TERM)."""
+    return bool(terms) and all(PLAIN_TERM.fullmatch(t) for t in terms)
+
+
 # The index's words as fts5vocab lists them: each instance (row, column, offset), and how many
 # rows hold each word.
 _INSTANCES, _ROWS = f"temp.{TABLE}_instances", f"temp.{TABLE}_rows"
@@ -227,8 +232,10 @@ class _Words:
                         self.bytes += held.nbytes
                 # The words of this query are the last used: never the ones let go.
                 while self.bytes > BUDGET and len(self.matches) > len(words):
-                    _, held = self.matches.popitem(last=False)
+                    gone, held = self.matches.popitem(last=False)
                     self.bytes -= held.nbytes
+                    if (made := self.rowids.pop(gone, None)) is not None:  # made of what went
+                        self.rowids_bytes -= made.nbytes
             for word in too_common:
                 self.admission.too_common(word)
             if too_common:

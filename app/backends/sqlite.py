@@ -357,12 +357,7 @@ def _run(
     # the index (words' matches, rows' texts) does not show them, so it searches without.
     keeps = options.get("sqlite_begin") != WRITE_OPTIONS["sqlite_begin"]
     memory_only = options.get(MEMORY_ONLY, False)
-    plain = (
-        query.table == fts5_terms.TABLE
-        and query.every_word
-        and whole_words
-        and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms)
-    )
+    plain = query.table == fts5_terms.TABLE and query.every_word and whole_words and fts5_terms.plain(terms)
     if plain and keeps:
         words = fts5_terms.word_matches(conn).at(conn, _COLUMN_WEIGHTS, kept_only=memory_only)
         if words is not None and not query.more:
@@ -427,8 +422,7 @@ def search_kept(engine: Engine, terms: list[str]) -> bool:
     matches are kept. A cheap guess, made before the search; a search made with MEMORY_ONLY
     still raises SearchNotInMemory where it was wrong (the index changed, no row holds every
     word, or most rows hold them: FTS5 lists those)."""
-    plain = bool(terms) and all(fts5_terms.PLAIN_TERM.fullmatch(t) for t in terms)
-    return plain and fts5_terms.word_matches(engine).kept(terms)
+    return fts5_terms.plain(terms) and fts5_terms.word_matches(engine).kept(terms)
 
 
 def _rowid_in(name: str, rowids: str) -> tuple[str, dict]:

@@ -679,3 +679,16 @@ def test_the_rowids_of_the_words_used_lately_are_kept_within_their_budget(engine
         _asked(conn, ["w5"])
         assert _search(conn, ["w3", "w5"]) == _by_fts5(conn, ["w3", "w5"], monkeypatch, limit=20, offset=0)
         assert list(kept.rowids) == ["w5"] and kept.rowids_bytes == kept.rowids["w5"].nbytes
+
+
+def test_a_word_pushed_out_of_the_budget_takes_its_made_rowids_with_it(engine, monkeypatch):
+    with engine.connect() as conn:
+        _asked(conn, ["w3"])
+        _search(conn, ["w3"])
+        kept = fts5_terms.word_matches(conn)._words
+        assert "w3" in kept.matches and "w3" in kept.rowids
+        monkeypatch.setattr(fts5_terms, "BUDGET", kept.bytes)  # room for no other word
+        for _ in range(3):  # asked more often than w3, which it pushes out
+            _search(conn, ["w7"])
+        assert list(kept.matches) == ["w7"] and list(kept.rowids) == ["w7"]
+        assert kept.rowids_bytes == kept.rowids["w7"].nbytes
