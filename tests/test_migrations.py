@@ -4,14 +4,16 @@ import sqlite3
 import warnings
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlmodel import SQLModel
 
 import app.models  # noqa: F401
-from app.db import make_engine
+from app.db import make_engine, read_session
 from app.migrate import alembic_config, upgrade
+from app.services.search.query import search_entries
 from tests.conftest import DEMO_ENTRIES, load, make_settings
 
 
@@ -97,3 +99,35 @@ def test_upgrading_an_older_database_keeps_its_entries(tmp_path):
         row = conn.execute("SELECT id, revision, changed FROM entry").fetchone()
     assert row == ("demo/old", 3, 0)
     assert load(settings, DEMO_ENTRIES).created == 3
+
+
+@pytest.mark.sqlite_only
+def test_chinese_pairs_are_rebuilt_by_field_on_the_way_up_and_back(shipped_settings):
+    """0015 fills the pairs' fields from the texts the word index holds, as a write indexes
+    them; taken back to 0014, the one column of each row's distinct pairs returns."""
+    queries = ["显存不足", "CUDA 显存不足", "依赖冲突", "错误 error"]
+    path = shipped_settings.database_url.removeprefix("sqlite:///")
+    engine = make_engine(shipped_settings)
+
+    def searched():
+        with read_session(engine) as session:
+            return {q: search_entries(session, q, limit=1000) for q in queries}
+
+    def table():
+        with sqlite3.connect(path) as conn:
+            columns = [row[1] for row in conn.execute("PRAGMA table_info(entry_fts_cjk)")]
+            return columns, conn.execute("SELECT count(*) FROM entry_fts_cjk").fetchone()[0]
+
+    written = searched()
+    assert all(total for _, total in written.values())
+    columns, rows = table()
+    assert columns == ["title", "signature", "body"] and rows > 100
+    command.downgrade(alembic_config(shipped_settings), "0014")
+    assert table() == (["pairs"], rows)
+    with sqlite3.connect(path) as conn:
+        pairs = conn.execute("SELECT pairs FROM entry_fts_cjk").fetchall()
+    assert all(len(set(p.split())) == len(p.split()) for (p,) in pairs)
+    upgrade(shipped_settings)
+    assert table() == (columns, rows)
+    assert searched() == written
+    engine.dispose()

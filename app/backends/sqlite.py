@@ -182,7 +182,8 @@ def integrity_check(conn: Connection) -> str:
 # --- full-text index ------------------------------------------------------------------
 # Three FTS5 tables share rowid = entry.seq:
 #   entry_fts_words  words (unicode61): the main index, ranked with bm25
-#   entry_fts_cjk    adjacent CJK character pairs: Chinese words, whatever their length
+#   entry_fts_cjk    adjacent CJK character pairs: Chinese words, whatever their length;
+#                    by field, ranked with bm25 as the words are (migration 0015)
 #   entry_fts        trigrams: substrings, for a query whose words match nothing whole
 
 INDEX_TABLES = ("entry_fts_words", "entry_fts_cjk", "entry_fts")
@@ -202,11 +203,11 @@ def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str,
         conn.execute(
             text(f"INSERT INTO {table}(rowid, title, signature, body) VALUES (:r, :t, :s, :b)"), values
         )
-    pairs = cjk_pairs(f"{title}\n{signature}\n{body}")
-    if pairs:
+    pairs = {k: " ".join(cjk_pairs(values[k])) for k in "tsb"}  # each as often as it is there
+    if any(pairs.values()):
         conn.execute(
-            text("INSERT INTO entry_fts_cjk(rowid, pairs) VALUES (:r, :p)"),
-            {"r": rowid, "p": " ".join(dict.fromkeys(pairs))},
+            text("INSERT INTO entry_fts_cjk(rowid, title, signature, body) VALUES (:r, :t, :s, :b)"),
+            {"r": rowid, **pairs},
         )
 
 
@@ -252,7 +253,9 @@ class _Query:
     more: str = ""
     more_params: dict = field(default_factory=dict)
     every_word: bool = True  # each match holds every term (AND), so each term is at least as common
-    fields: bool = True  # the table has title, signature and body columns (not the CJK pairs)
+    # Latin and Chinese terms together: the query of the pairs, among the same rows. A
+    # score is the sum of both tables' bm25, as FTS5 scores one table a query.
+    also: "_Query | None" = None
 
     def where(self, match: str) -> tuple[str, dict]:
         return f"{self.table} MATCH :match{self.more}", {"match": match, **self.more_params}
@@ -272,7 +275,7 @@ def _count(conn: Connection, query: _Query, match: str) -> int:
 def _listed(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
     """A page of the tiers, each in rowid order (the index's own order: no sort, and the scan
     stops at the page); a tier wholly before the page is counted, not read."""
-    tiers = [t.format(m=query.match) for t in _TIERS] if query.fields else [query.match]
+    tiers = [t.format(m=query.match) for t in _TIERS]
     rows: list[tuple[int, float]] = []
     skip = offset
     for tier in tiers:
@@ -287,12 +290,26 @@ def _listed(conn: Connection, query: _Query, limit: int, offset: int) -> list[tu
 
 
 def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
+    if query.also is not None:
+        return _ranked_both(conn, query, limit, offset)
     where, params = query.where(query.match)
     sql = (
         f"SELECT rowid, bm25({query.table}{query.weights}) AS score FROM {query.table} WHERE {where} "
         "ORDER BY score, rowid LIMIT :limit OFFSET :offset"  # ties in a fixed order: pages never overlap
     )
     return _rows(conn, sql, {**params, "limit": limit, "offset": offset})
+
+
+def _ranked_both(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
+    """A page of a query of words and pairs (query.also), by the sum of both scores: each
+    table scores every row both match, and the sums are sorted here."""
+    scores: dict[int, float] = {}
+    for part in (query, query.also):
+        where, params = part.where(part.match)
+        sql = f"SELECT rowid, bm25({part.table}{part.weights}) FROM {part.table} WHERE {where}"
+        for rowid, score in _rows(conn, sql, params):
+            scores[rowid] = scores.get(rowid, 0.0) + score
+    return sorted(scores.items(), key=lambda row: (row[1], row[0]))[offset : offset + limit]
 
 
 def _scored_terms(conn: Connection, terms: list[str], words: "fts5_terms._Words | None") -> list[str] | None:
@@ -460,15 +477,26 @@ def search_words(
     page = {"limit": limit, "offset": offset, "whole_words": True}
     more, more_params = _within(within)
     if latin:
-        if chinese and not any_term:  # FTS5 cannot OR a MATCH with another condition
-            more += " AND rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
-            more_params["pairs"] = pairs
         words = joiner.join(_quoted(t) for t in latin)
-        query = _Query("entry_fts_words", words, _WEIGHTS, more, more_params, every_word=not any_term)
+        also = None
+        if chinese and not any_term:  # FTS5 cannot OR a MATCH with another condition
+            among = " AND rowid IN (SELECT rowid FROM {0} WHERE {0} MATCH :{1})"
+            also = _Query(
+                "entry_fts_cjk",
+                pairs,
+                _WEIGHTS,
+                more + among.format("entry_fts_words", "words"),
+                {**more_params, "words": words},
+            )
+            more += among.format("entry_fts_cjk", "pairs")
+            more_params = {**more_params, "pairs": pairs}
+        query = _Query(
+            "entry_fts_words", words, _WEIGHTS, more, more_params, every_word=not any_term, also=also
+        )
         return _run(conn, query, terms, **page)
     if not chinese:
         return [], 0
-    query = _Query("entry_fts_cjk", pairs, "", more, more_params, every_word=not any_term, fields=False)
+    query = _Query("entry_fts_cjk", pairs, _WEIGHTS, more, more_params, every_word=not any_term)
     return _run(conn, query, chinese, **page)
 
 

@@ -10,6 +10,7 @@ from sqlalchemy import update
 from sqlmodel import select
 
 from app import backends
+from app.backends.text import CJK_RUN
 from app.db import make_engine, read_session, write_session
 from app.models import Entry, Pattern
 from app.services.entries.catalog import Filters, list_entries
@@ -37,6 +38,31 @@ def test_search_ranks_title_and_signature_above_body_mentions(session):
     hits, total = search_entries(session, "KV cache block")
     assert total >= 2 and hits[0].id == SEED_ID
     assert "<mark>" in hits[0].snippet
+
+
+CUDA_OOM = "pytorch/cuda-out-of-memory"  # zh title: PyTorch CUDA 显存不足（out of memory）
+
+
+@pytest.mark.parametrize("query", ["显存不足", "CUDA 显存不足", "显存不足 memory"])
+def test_a_chinese_title_ranks_its_entry_first(session, query):
+    """Pairs in a title weigh more than the same pairs in a long body, Chinese alone or with
+    English words: the Chinese title's words, as a Chinese developer would type them."""
+    hits, total = search_entries(session, query)
+    assert total >= 3 and hits[0].id == CUDA_OOM
+
+
+def test_most_entries_come_first_for_the_chinese_words_of_their_title(session):
+    """Over every entry with a Chinese title (some titles are of words many entries hold)."""
+    entries, _ = list_entries(session, Filters(), limit=1000, offset=0)
+    ranks = []
+    for entry in entries:
+        words = " ".join(CJK_RUN.findall(entry.title.zh or ""))
+        if words:
+            hits, _ = search_entries(session, words, limit=50)
+            ranks.append([h.id for h in hits].index(entry.id) if entry.id in [h.id for h in hits] else None)
+    assert len(ranks) > 100
+    assert sum(rank == 0 for rank in ranks) >= 0.95 * len(ranks)
+    assert sum(rank is not None and rank < 3 for rank in ranks) >= 0.98 * len(ranks)
 
 
 def test_search_pages_do_not_overlap(session):
