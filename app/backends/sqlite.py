@@ -301,14 +301,20 @@ def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tu
 
 
 def _ranked_both(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
-    """A page of a query of words and pairs (query.also), by the sum of both scores: each
-    table scores every row both match, and the sums are sorted here."""
-    scores: dict[int, float] = {}
-    for part in (query, query.also):
-        where, params = part.where(part.match)
-        sql = f"SELECT rowid, bm25({part.table}{part.weights}) FROM {part.table} WHERE {where}"
-        for rowid, score in _rows(conn, sql, params):
-            scores[rowid] = scores.get(rowid, 0.0) + score
+    """A page of a query of words and pairs (query.also), by the sum of both scores: the
+    words' query finds the rows both match and scores them, then the pairs' query scores
+    those rows alone (a list of them, where a query of the rows the words match would
+    list every row that holds them: at 100,000 entries, 45 ms for "内存 memory")."""
+    where, params = query.where(query.match)
+    sql = f"SELECT rowid, bm25({query.table}{query.weights}) FROM {query.table} WHERE {where}"
+    scores = dict(_rows(conn, sql, params))
+    if scores:
+        also = query.also
+        more, held = _rowid_in("held", json.dumps(list(scores)))
+        where, params = also.where(also.match)
+        sql = f"SELECT rowid, bm25({also.table}{also.weights}) FROM {also.table} WHERE {where}{more}"
+        for rowid, score in _rows(conn, sql, {**params, **held}):
+            scores[rowid] += score
     return sorted(scores.items(), key=lambda row: (row[1], row[0]))[offset : offset + limit]
 
 
@@ -480,15 +486,8 @@ def search_words(
         words = joiner.join(_quoted(t) for t in latin)
         also = None
         if chinese and not any_term:  # FTS5 cannot OR a MATCH with another condition
-            among = " AND rowid IN (SELECT rowid FROM {0} WHERE {0} MATCH :{1})"
-            also = _Query(
-                "entry_fts_cjk",
-                pairs,
-                _WEIGHTS,
-                more + among.format("entry_fts_words", "words"),
-                {**more_params, "words": words},
-            )
-            more += among.format("entry_fts_cjk", "pairs")
+            also = _Query("entry_fts_cjk", pairs, _WEIGHTS)
+            more += " AND rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
             more_params = {**more_params, "pairs": pairs}
         query = _Query(
             "entry_fts_words", words, _WEIGHTS, more, more_params, every_word=not any_term, also=also

@@ -71,7 +71,7 @@ def test_search_pages_do_not_overlap(session):
     assert total > 10 and not {h.id for h in first} & {h.id for h in second}
 
 
-@pytest.mark.parametrize("query", ["error", "KV cache block", "gpu_memory_utilization", "显存"])
+@pytest.mark.parametrize("query", ["error", "KV cache block", "gpu_memory_utilization", "显存", "CUDA 显存"])
 def test_every_page_of_a_search_counts_all_its_matches(session, query):
     """The count is the same on a full page, on the last one (short, which counts itself)
     and past the end."""
@@ -91,7 +91,7 @@ def test_the_list_of_one_category_holds_every_entry_of_it_and_no_other(session):
     assert total == len(everything) > count
 
 
-@pytest.mark.parametrize("query", ["error", "memory utilization", "utilizat", "显存"])
+@pytest.mark.parametrize("query", ["error", "memory utilization", "utilizat", "显存", "CUDA 显存"])
 def test_a_list_searched_with_no_filter_is_the_search_itself(session, query):
     """The whole base is searched without reading its entry numbers first: the same hits, in
     the same order, with the same count and marks, as the search."""
