@@ -253,8 +253,9 @@ class _Query:
     more: str = ""
     more_params: dict = field(default_factory=dict)
     every_word: bool = True  # each match holds every term (AND), so each term is at least as common
-    # Latin and Chinese terms together: the query of the pairs, among the same rows. A
-    # score is the sum of both tables' bm25, as FTS5 scores one table a query.
+    # Latin and Chinese terms together: the query of the pairs (the rows both match, or
+    # either, as every_word says). A score is the sum of both tables' bm25, as FTS5 scores
+    # one table a query and cannot OR a MATCH with another condition.
     also: "_Query | None" = None
 
     def where(self, match: str) -> tuple[str, dict]:
@@ -290,8 +291,6 @@ def _listed(conn: Connection, query: _Query, limit: int, offset: int) -> list[tu
 
 
 def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
-    if query.also is not None:
-        return _ranked_both(conn, query, limit, offset)
     where, params = query.where(query.match)
     sql = (
         f"SELECT rowid, bm25({query.table}{query.weights}) AS score FROM {query.table} WHERE {where} "
@@ -300,22 +299,27 @@ def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tu
     return _rows(conn, sql, {**params, "limit": limit, "offset": offset})
 
 
-def _ranked_both(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
-    """A page of a query of words and pairs (query.also), by the sum of both scores: the
-    words' query finds the rows both match and scores them, then the pairs' query scores
-    those rows alone (a list of them, where a query of the rows the words match would
-    list every row that holds them: at 100,000 entries, 45 ms for "内存 memory")."""
-    where, params = query.where(query.match)
-    sql = f"SELECT rowid, bm25({query.table}{query.weights}) FROM {query.table} WHERE {where}"
-    scores = dict(_rows(conn, sql, params))
-    if scores:
-        also = query.also
-        more, held = _rowid_in("held", json.dumps(list(scores)))
-        where, params = also.where(also.match)
-        sql = f"SELECT rowid, bm25({also.table}{also.weights}) FROM {also.table} WHERE {where}{more}"
-        for rowid, score in _rows(conn, sql, {**params, **held}):
-            scores[rowid] += score
-    return sorted(scores.items(), key=lambda row: (row[1], row[0]))[offset : offset + limit]
+def _scored_both(conn: Connection, query: _Query) -> list[tuple[int, float]]:
+    """Every match of a query of words and pairs (query.also), best first, by the sum of both
+    scores. Of every word: the words' query finds the rows both match (query.more holds the
+    pairs' condition), then the pairs' query scores those rows alone, given as a list (a
+    query of the rows the words match would list every row that holds them: at 100,000
+    entries, 45 ms for "内存 memory"). Of any word: each query scores its own matches."""
+    also = query.also
+    scores = dict(_scores(conn, query))
+    if query.every_word and not scores:
+        return []
+    among = _rowid_in("held", json.dumps(list(scores))) if query.every_word else ("", {})
+    for rowid, score in _scores(conn, also, *among):
+        scores[rowid] = scores.get(rowid, 0.0) + score
+    return sorted(scores.items(), key=lambda row: (row[1], row[0]))
+
+
+def _scores(conn: Connection, query: _Query, more: str = "", params: dict | None = None) -> list[tuple]:
+    """(rowid, bm25) of every match of `query`, and of `more` conditions with their `params`."""
+    where, found = query.where(query.match)
+    sql = f"SELECT rowid, bm25({query.table}{query.weights}) FROM {query.table} WHERE {where}{more}"
+    return _rows(conn, sql, {**found, **(params or {})})
 
 
 def _scored_terms(conn: Connection, terms: list[str], words: "fts5_terms._Words | None") -> list[str] | None:
@@ -396,6 +400,9 @@ def _run(
         total = len(matched.rowids)
     elif held is not None:
         total = held.count(",") + 1 if held else 0
+    elif query.also is not None:
+        ranked = _scored_both(conn, query)
+        total = len(ranked)
     elif words is not None and (fewest := _fewest_holders(terms, words)) is not None:
         # (`words` is only for a plain query: each term is one of the index's words.)
         # No more rows match than hold the rarest word: FTS5 ranks them all, and their number
@@ -484,9 +491,8 @@ def search_words(
     more, more_params = _within(within)
     if latin:
         words = joiner.join(_quoted(t) for t in latin)
-        also = None
-        if chinese and not any_term:  # FTS5 cannot OR a MATCH with another condition
-            also = _Query("entry_fts_cjk", pairs, _WEIGHTS)
+        also = _Query("entry_fts_cjk", pairs, _WEIGHTS, more, more_params, not any_term) if chinese else None
+        if chinese and not any_term:
             more += " AND rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
             more_params = {**more_params, "pairs": pairs}
         query = _Query(

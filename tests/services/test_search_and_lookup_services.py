@@ -106,6 +106,11 @@ def test_search_falls_back_to_any_word_when_all_words_find_nothing(session):
     assert total >= 1 and hits[0].id == "demo/full-bilingual"
 
 
+def test_the_fallback_to_any_word_keeps_the_chinese_ones(session):
+    hits, total = search_entries(session, "显存不足 zzzqqq")
+    assert total >= 3 and hits[0].id == CUDA_OOM
+
+
 def test_a_lost_full_text_index_is_rebuilt_with_every_canonical_entry(shipped_settings):
     engine = make_engine(shipped_settings)
     queries = ["KV cache block", "显存", "frobnicate", "error"]

@@ -67,6 +67,11 @@ def test_the_matches_of_a_filter_ranked_below_a_thousand_others_are_all_listed_a
             lambda conn, **page: backends.search_words(conn, ["needle", "显存"], any_term=False, **page),
             WEAK,
         ),
+        # Any of them, English or Chinese: here the Chinese alone match.
+        (
+            lambda conn, **page: backends.search_words(conn, ["absent", "显存"], any_term=True, **page),
+            WEAK,
+        ),
         # A fragment of a word, as a substring.
         (lambda conn, **page: backends.search_substrings(conn, ["eedl"], **page), [1, 2, *WEAK]),
         # Any of the words, when no entry holds all of them.
@@ -75,7 +80,7 @@ def test_the_matches_of_a_filter_ranked_below_a_thousand_others_are_all_listed_a
             [1, 2, *WEAK],
         ),
     ],
-    ids=["chinese", "english and chinese", "substring", "any word"],
+    ids=["chinese", "english and chinese", "english or chinese", "substring", "any word"],
 )
 def test_every_kind_of_search_keeps_to_the_filter(conn, search, expected):
     seen, counts = _every_page(lambda **page: search(conn, within=WITHIN, **page), 50)
