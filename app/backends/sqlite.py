@@ -493,7 +493,10 @@ def search_words(
         words = joiner.join(_quoted(t) for t in latin)
         also = _Query("entry_fts_cjk", pairs, _WEIGHTS, more, more_params, not any_term) if chinese else None
         if chinese and not any_term:
-            more += " AND rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
+            # A test of each of the words' matches, as _rowid_in's: looked up by rowid, each
+            # row was a query of its own, which walked every row holding a common word again
+            # for bm25 ("error 错误" at 100,000 entries: 255 ms, 6.2 ms so).
+            more += " AND +rowid IN (SELECT rowid FROM entry_fts_cjk WHERE entry_fts_cjk MATCH :pairs)"
             more_params = {**more_params, "pairs": pairs}
         query = _Query(
             "entry_fts_words", words, _WEIGHTS, more, more_params, every_word=not any_term, also=also

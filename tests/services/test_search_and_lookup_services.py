@@ -51,6 +51,27 @@ def test_a_chinese_title_ranks_its_entry_first(session, query):
     assert total >= 3 and hits[0].id == CUDA_OOM
 
 
+@pytest.mark.sqlite_only  # FTS5's plans
+def test_english_and_chinese_together_walk_the_words_matches_once(session):
+    """The pairs' condition tests each of the words' matches: looked up by rowid instead,
+    each row was a full-text query of its own, which for bm25 walked every row holding the
+    words again (at 100,000 entries "error 错误" took 255 ms, 6 ms walked once)."""
+    driver = session.connection().connection.driver_connection
+    ran: list[str] = []
+    driver.set_trace_callback(ran.append)
+    try:
+        hits, total = search_entries(session, "error 错误")
+    finally:
+        driver.set_trace_callback(None)
+    assert total > 0 and hits
+    searches = [sql for sql in ran if "entry_fts_words MATCH" in sql and "entry_fts_cjk MATCH" in sql]
+    assert searches
+    for sql in searches:
+        plan = [row[3] for row in driver.execute("EXPLAIN QUERY PLAN " + sql).fetchall()]
+        words = [step for step in plan if "SCAN entry_fts_words" in step]
+        assert words and not any("INDEX 0:=" in step for step in words), plan
+
+
 def test_most_entries_come_first_for_the_chinese_words_of_their_title(session):
     """Over every entry with a Chinese title (some titles are of words many entries hold)."""
     entries, _ = list_entries(session, Filters(), limit=1000, offset=0)
