@@ -400,7 +400,7 @@ def _run(
         total = len(matched.rowids)
     elif held is not None:
         total = held.count(",") + 1 if held else 0
-    elif query.also is not None:
+    elif query.also is not None and not query.every_word:  # counted as scored: no one query holds both
         ranked = _scored_both(conn, query)
         total = len(ranked)
     elif words is not None and (fewest := _fewest_holders(terms, words)) is not None:
@@ -427,6 +427,8 @@ def _run(
         rows = matched.page(limit, offset)
     elif ranked is not None:
         rows = ranked[offset : offset + limit]
+    elif query.also is not None:  # counted first: most rows may hold the words, then listed
+        rows = _scored_both(conn, query)[offset : offset + limit]
     elif scored is not None and held is not None:
         rows = _ranked_among(conn, query, scored, held, limit, offset)
     else:

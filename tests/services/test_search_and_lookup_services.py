@@ -92,7 +92,9 @@ def test_search_pages_do_not_overlap(session):
     assert total > 10 and not {h.id for h in first} & {h.id for h in second}
 
 
-@pytest.mark.parametrize("query", ["error", "KV cache block", "gpu_memory_utilization", "显存", "CUDA 显存"])
+@pytest.mark.parametrize(
+    "query", ["error", "KV cache block", "gpu_memory_utilization", "显存", "CUDA 显存", "error 错误"]
+)
 def test_every_page_of_a_search_counts_all_its_matches(session, query):
     """The count is the same on a full page, on the last one (short, which counts itself)
     and past the end."""
