@@ -10,6 +10,7 @@ from tests.conftest import make_settings
 
 STRONG = range(1, 1101)  # "needle" in the title: better matches than any of WEAK
 WEAK = range(1101, 1201)  # "needle" in the body only, with Chinese words
+OUTSIDE = range(3, 11)  # strong matches outside the filter that hold a Chinese word too
 NONE = range(1201, 1211)  # without it
 WITHIN = [1, 2, *WEAK, *NONE]  # a filter's entries: two strong matches, every weak one, none
 
@@ -24,6 +25,8 @@ def conn(databases):
                 fields["title"] += " needle"
             if seq in WEAK:
                 fields["body"] += " needle 显存不足"
+            if seq in OUTSIDE:
+                fields["body"] += " 显存"
             backends.write_index_row(session.connection(), seq, **fields)
         backends.optimize_index(session.connection())
     with engine.connect() as connection:
@@ -67,10 +70,15 @@ def test_the_matches_of_a_filter_ranked_below_a_thousand_others_are_all_listed_a
             lambda conn, **page: backends.search_words(conn, ["needle", "显存"], any_term=False, **page),
             WEAK,
         ),
-        # Any of them, English or Chinese: here the Chinese alone match.
+        # Any of them, English or Chinese: here the Chinese alone match...
         (
             lambda conn, **page: backends.search_words(conn, ["absent", "显存"], any_term=True, **page),
             WEAK,
+        ),
+        # ...and here each, some rows holding the English word alone.
+        (
+            lambda conn, **page: backends.search_words(conn, ["needle", "显存"], any_term=True, **page),
+            [1, 2, *WEAK],
         ),
         # A fragment of a word, as a substring.
         (lambda conn, **page: backends.search_substrings(conn, ["eedl"], **page), [1, 2, *WEAK]),
@@ -80,7 +88,14 @@ def test_the_matches_of_a_filter_ranked_below_a_thousand_others_are_all_listed_a
             [1, 2, *WEAK],
         ),
     ],
-    ids=["chinese", "english and chinese", "english or chinese", "substring", "any word"],
+    ids=[
+        "chinese",
+        "english and chinese",
+        "chinese of english or chinese",
+        "english or chinese",
+        "substring",
+        "any word",
+    ],
 )
 def test_every_kind_of_search_keeps_to_the_filter(conn, search, expected):
     seen, counts = _every_page(lambda **page: search(conn, within=WITHIN, **page), 50)
