@@ -16,7 +16,14 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
-from app.backends.text import cjk_pairs, marked_snippet, split_scripts, substring_terms, total_of_page
+from app.backends.text import (
+    indexed_pairs,
+    marked_snippet,
+    split_scripts,
+    substring_terms,
+    term_pairs,
+    total_of_page,
+)
 
 DRIVER = "postgresql+psycopg"
 # Lock not available (lock_timeout passed), deadlock detected, serialization failure: the
@@ -169,7 +176,7 @@ Hits = tuple[list[tuple[int, float, str]], int]
 
 def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str, body: str) -> None:
     values = {"r": rowid, "t": title, "s": signature, "b": body}
-    values |= {f"{k}p": " ".join(cjk_pairs(values[k])) for k in "tsb"}
+    values |= {f"{k}p": indexed_pairs(values[k]) for k in "tsb"}
     conn.execute(
         text(
             "INSERT INTO entry_search "
@@ -247,7 +254,7 @@ def search_words(
         ranks.append(f"ts_rank({_WEIGHTS}, words, {query})")
     if chinese:
         names = [f"c{i}" for i in range(len(chinese))]
-        params.update((n, " ".join(dict.fromkeys(cjk_pairs(t)))) for n, t in zip(names, chinese, strict=True))
+        params.update((n, " ".join(term_pairs(t))) for n, t in zip(names, chinese, strict=True))
         query = _tsquery("plainto_tsquery", names, joiner)
         conditions.append(f"cjk @@ {query}")
         ranks.append(f"ts_rank({_WEIGHTS}, cjk, {query})")

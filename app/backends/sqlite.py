@@ -15,7 +15,7 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 from app.backends import fts5_terms
-from app.backends.text import cjk_pairs, marked_snippet, split_scripts, substring_terms
+from app.backends.text import indexed_pairs, marked_snippet, split_scripts, substring_terms, term_pairs
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +203,7 @@ def write_index_row(conn: Connection, rowid: int, *, title: str, signature: str,
         conn.execute(
             text(f"INSERT INTO {table}(rowid, title, signature, body) VALUES (:r, :t, :s, :b)"), values
         )
-    pairs = {k: " ".join(cjk_pairs(values[k])) for k in "tsb"}  # each as often as it is there
+    pairs = {k: indexed_pairs(values[k]) for k in "tsb"}
     if any(pairs.values()):
         conn.execute(
             text("INSERT INTO entry_fts_cjk(rowid, title, signature, body) VALUES (:r, :t, :s, :b)"),
@@ -290,12 +290,18 @@ def _listed(conn: Connection, query: _Query, limit: int, offset: int) -> list[tu
     return rows
 
 
-def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
+def _scoring(query: _Query, more: str = "") -> tuple[str, dict]:
+    """The statement of (rowid, score) of every match of `query`, and of `more` conditions."""
     where, params = query.where(query.match)
-    sql = (
-        f"SELECT rowid, bm25({query.table}{query.weights}) AS score FROM {query.table} WHERE {where} "
-        "ORDER BY score, rowid LIMIT :limit OFFSET :offset"  # ties in a fixed order: pages never overlap
+    return (
+        f"SELECT rowid, bm25({query.table}{query.weights}) AS score FROM {query.table} WHERE {where}{more}",
+        params,
     )
+
+
+def _ranked(conn: Connection, query: _Query, limit: int, offset: int) -> list[tuple[int, float]]:
+    sql, params = _scoring(query)
+    sql += " ORDER BY score, rowid LIMIT :limit OFFSET :offset"  # ties in a fixed order: pages never overlap
     return _rows(conn, sql, {**params, "limit": limit, "offset": offset})
 
 
@@ -305,21 +311,14 @@ def _scored_both(conn: Connection, query: _Query) -> list[tuple[int, float]]:
     pairs' condition), then the pairs' query scores those rows alone, given as a list (a
     query of the rows the words match would list every row that holds them: at 100,000
     entries, 45 ms for "内存 memory"). Of any word: each query scores its own matches."""
-    also = query.also
-    scores = dict(_scores(conn, query))
+    scores = dict(_rows(conn, *_scoring(query)))
     if query.every_word and not scores:
         return []
-    among = _rowid_in("held", json.dumps(list(scores))) if query.every_word else ("", {})
-    for rowid, score in _scores(conn, also, *among):
+    more, held = _rowid_in("held", json.dumps(list(scores))) if query.every_word else ("", {})
+    sql, params = _scoring(query.also, more)
+    for rowid, score in _rows(conn, sql, {**params, **held}):
         scores[rowid] = scores.get(rowid, 0.0) + score
     return sorted(scores.items(), key=lambda row: (row[1], row[0]))
-
-
-def _scores(conn: Connection, query: _Query, more: str = "", params: dict | None = None) -> list[tuple]:
-    """(rowid, bm25) of every match of `query`, and of `more` conditions with their `params`."""
-    where, found = query.where(query.match)
-    sql = f"SELECT rowid, bm25({query.table}{query.weights}) FROM {query.table} WHERE {where}{more}"
-    return _rows(conn, sql, {**found, **(params or {})})
 
 
 def _scored_terms(conn: Connection, terms: list[str], words: "fts5_terms._Words | None") -> list[str] | None:
@@ -486,9 +485,7 @@ def search_words(
     """
     joiner = " OR " if any_term else " AND "
     latin, chinese = split_scripts(terms)
-    pairs = joiner.join(
-        "(" + " AND ".join(_quoted(p) for p in dict.fromkeys(cjk_pairs(t))) + ")" for t in chinese
-    )
+    pairs = joiner.join("(" + " AND ".join(map(_quoted, term_pairs(t))) + ")" for t in chinese)
     page = {"limit": limit, "offset": offset, "whole_words": True}
     more, more_params = _within(within)
     if latin:

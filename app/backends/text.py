@@ -19,6 +19,17 @@ def cjk_pairs(text: str) -> list[str]:
     return pairs
 
 
+def indexed_pairs(text: str) -> str:
+    """A field's pairs as both backends index them: every one, as often as the text holds it
+    (bm25 and ts_rank count them), separated by spaces."""
+    return " ".join(cjk_pairs(text))
+
+
+def term_pairs(term: str) -> list[str]:
+    """The pairs a Chinese term matches by, each once: a row holds the term where it holds all."""
+    return list(dict.fromkeys(cjk_pairs(term)))
+
+
 def substring_terms(terms: list[str]) -> list[str]:
     """The terms a substring search matches, and marks, by: those of a trigram or more."""
     return [t for t in terms if len(t) >= MIN_TRIGRAM]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from app.backends.text import cjk_pairs
+from app.backends.text import indexed_pairs, term_pairs
 
 revision: str = "0015"
 down_revision: str | None = "0014"
@@ -42,7 +42,7 @@ def upgrade() -> None:
     op.execute(
         "CREATE VIRTUAL TABLE entry_fts_cjk USING fts5(title, signature, body, tokenize = 'unicode61')"
     )
-    _refill("title, signature, body", lambda row: (row[0], *(" ".join(cjk_pairs(t)) for t in row[1:])))
+    _refill("title, signature, body", lambda row: (row[0], *map(indexed_pairs, row[1:])))
 
 
 def downgrade() -> None:
@@ -50,4 +50,4 @@ def downgrade() -> None:
         return
     op.execute("DROP TABLE entry_fts_cjk")
     op.execute("CREATE VIRTUAL TABLE entry_fts_cjk USING fts5(pairs, tokenize = 'unicode61')")
-    _refill("pairs", lambda row: (row[0], " ".join(dict.fromkeys(cjk_pairs("\n".join(row[1:]))))))
+    _refill("pairs", lambda row: (row[0], " ".join(term_pairs("\n".join(row[1:])))))
