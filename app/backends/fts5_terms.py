@@ -396,7 +396,8 @@ def _lowered_texts(conn, rowids: list[int]) -> dict[int, Texts]:
 
 
 def _text_bytes(texts: Texts) -> int:
-    return sum(sys.getsizeof(t) for t in {id(t): t for t in texts[0] + texts[1]}.values())
+    # Lowering makes a string of its own of each text (an empty one shared: a few bytes over).
+    return sum(map(sys.getsizeof, texts[0])) + sum(map(sys.getsizeof, texts[1]))
 
 
 # FTS5 keeps the index's texts as c0, c1, ... in the order of COLUMNS; snippets are cut from

@@ -137,6 +137,48 @@ def _lines(
     ]
 
 
+def _best_window(found: list[tuple[int, int, int]], span: int) -> tuple[int, int]:
+    """(distinct terms, offset of its first match) of the first window of a line that holds
+    the most of them; `found`: the line's matches, in order; `span`: what may follow a
+    window's first match."""
+    most, start = 0, 0
+    inside: dict[int, int] = {}  # term -> its matches in the window from `at`
+    following = 0
+    for at, _, term in found:
+        while following < len(found) and found[following][0] < at + span:
+            inside[found[following][2]] = inside.get(found[following][2], 0) + 1
+            following += 1
+        if len(inside) > most:
+            most, start = len(inside), at
+        inside[term] -= 1
+        if not inside[term]:
+            del inside[term]
+    return most, start
+
+
+def _holding_all(
+    low: str, patterns: tuple[tuple[str, re.Pattern, bool], ...], held: list[str], size: int, span: int
+) -> tuple[int, int, int] | None:
+    """(line start, line end, window start) of the first line of a lowered text with a window
+    holding every term whose first word the text holds (`held`, one at least); None where
+    no line has one. Only the lines holding the rarest of those words are looked at: in a
+    long body, a few of its many lines."""
+    rare = min(held, key=low.count) if len(held) > 1 else held[0]
+    at = low.find(rare)
+    while at != -1:
+        start, last = low.rfind("\n", 0, at) + 1, _line_end(low, at)
+        line = low[start:last]
+        if all(map(line.__contains__, held)):
+            found = _found(line, patterns, limit=None)
+            distinct, first = (
+                (len({term for _, _, term in found}), 0) if len(line) <= size else _best_window(found, span)
+            )
+            if distinct == len(held):
+                return start, last, start + first
+        at = low.find(rare, last + 1)
+    return None
+
+
 def marked_snippet(
     texts: tuple[str, ...],
     terms: list[str],
@@ -151,7 +193,12 @@ def marked_snippet(
     out. A window keeps to one line: the lines of a text are parts of their own (a title in
     English, in Chinese, the entry's id; a section of the body). A line that fits in the
     window (most signatures and titles) is shown whole. `lower`: the texts already
-    `lowered`, where the caller keeps them."""
+    `lowered`, where the caller keeps them.
+
+    In a long text (a body), the lines holding the rarest of the words it holds are tried
+    first: a window holding them all is its best; where none does, a text that one term
+    fewer cannot make better than the best so far is not searched line by line. Searching
+    every line of bodies was most of a snippet's work where the signature lacks a term."""
     patterns = _term_patterns(tuple(terms), whole_words)
     size = 2 * width
     span = size - width // 2  # what may follow the window's first match
@@ -165,23 +212,26 @@ def marked_snippet(
         if best is not None and sum(first in low for first, _, _ in patterns) <= best[0]:
             continue  # a window of this text holds no more distinct terms than the text does
         short = len(text_) <= size  # its matches all found: they mark it
+        if not short:  # first the line holding every term the text holds, where one does
+            most = best[0] if best else 0
+            held = [first for first, _, _ in patterns if first in low]
+            if len(held) <= most:
+                continue
+            line = _holding_all(low, patterns, held, size, span)
+            if line is not None:
+                best, marks = (len(held), n, *line), None
+                continue
+            if len(held) - 1 <= most:
+                continue  # no line holds all of them: none holds more than `most`
         for first, last, found in _lines(low, patterns, short=short):
             if last - first <= size:
                 distinct = len({term for _, _, term in found})
                 if best is None or distinct > best[0]:
                     best, marks = (distinct, n, first, last, first), found if short else None
                 continue
-            inside: dict[int, int] = {}  # term -> its matches in the window from `start`
-            following = 0
-            for start, _, group in found:
-                while following < len(found) and found[following][0] < start + span:
-                    inside[found[following][2]] = inside.get(found[following][2], 0) + 1
-                    following += 1
-                if best is None or len(inside) > best[0]:
-                    best, marks = (len(inside), n, first, last, start), None
-                inside[group] -= 1
-                if not inside[group]:
-                    del inside[group]
+            distinct, start = _best_window(found, span)
+            if best is None or distinct > best[0]:
+                best, marks = (distinct, n, first, last, start), None
     if best is None:  # no match: the first line of the first text that holds anything
         first = len(texts[0]) - len(texts[0].lstrip("\r\n"))
         best = (0, 0, first, _line_end(texts[0], first), first)

@@ -63,14 +63,18 @@ def test_all_phrasings_at_once_measure_as_one_at_a_time(entries, query, data):
     index.apply()
     # Any candidates, in any order (a gather's are best first, not by id).
     found = data.draw(st.permutations(sorted(entries)))[: data.draw(st.integers(1, len(entries)))]
-    measured = _measure(index, query, found)
-    assert [m.entry.id for m in measured] == found
+    measured, most_explained = _measure(index, query, found)
+    plain = {entry_id: _plain(index, index.phrasings(index.entries[entry_id]), query) for entry_id in found}
+    # Only the candidates that could fit, in the order given: below FITS_WITH_PATTERN an
+    # entry is never scored. The share of the paste explained is against every candidate.
+    fitting = [entry_id for entry_id in found if plain[entry_id][0] >= FITS_WITH_PATTERN]
+    assert [m.entry.id for m in measured] == fitting
+    assert most_explained == pytest.approx(max(p[1] for p in plain.values()), rel=1e-12, abs=1e-15)
     for evidence in measured:
-        coverage, explained, specific = _plain(index, index.phrasings(evidence.entry), query)
+        coverage, explained, specific = plain[evidence.entry.id]
         assert evidence.coverage == pytest.approx(coverage, rel=1e-12, abs=1e-15)
         assert evidence.explained == pytest.approx(explained, rel=1e-12, abs=1e-15)
-        if coverage >= FITS_WITH_PATTERN:  # below it an entry is never scored, so never asked
-            assert evidence.specific == specific
+        assert evidence.specific == specific
 
 
 def test_an_entry_is_stored_as_word_numbers_and_read_back_as_its_phrasings():

@@ -135,3 +135,17 @@ def test_a_late_line_holding_every_term_wins_over_a_common_word_in_every_line():
     assert shown(marked_snippet(("sig", "title", body), ["error", "nccl"], whole_words=True)) == (
         "[NCCL] [error]: unhandled system [error]"
     )
+
+
+def test_a_body_holding_the_terms_only_on_different_lines_leaves_the_best_line_before_it():
+    body = "\n".join(["a git remote was added"] * 30 + ["then push failed", "the server rejected it"] * 5)
+    snippet = shown(
+        marked_snippet(("git push failed", "title", body), ["git", "push", "rejected"], whole_words=True)
+    )
+    assert snippet == "[git] [push] failed"
+    # Where the body holds them all on one line, however late, that line is shown.
+    late = body + "\nerror: failed to push: git rejected the update"
+    snippet = shown(
+        marked_snippet(("git push failed", "title", late), ["git", "push", "rejected"], whole_words=True)
+    )
+    assert snippet == "error: failed to [push]: [git] [rejected] the update"

@@ -109,25 +109,27 @@ def _version_factor(entry: IndexedEntry, versions: dict[str, str]) -> float:
 
 @dataclass
 class _Evidence:
+    """Of a candidate whose coverage could fit (FITS_WITH_PATTERN): no other is scored."""
+
     entry: IndexedEntry
     coverage: float  # how much of the entry's signature the paste contains
     explained: float  # how much of the paste the entry accounts for
-    # The paste holds a rare word of the entry, or several of one phrasing; found out only
-    # for an entry whose coverage could fit (FITS_WITH_PATTERN), False for the others.
-    specific: bool
+    specific: bool  # the paste holds a rare word of the entry, or several of one phrasing
 
 
-def _measure(index: LookupIndex, query: dict[str, float], found: list[str]) -> list[_Evidence]:
+def _measure(index: LookupIndex, query: dict[str, float], found: list[str]) -> tuple[list[_Evidence], float]:
     """Judge each candidate by its best phrasing: coverage of that phrasing by the paste, and
     how much of the paste it accounts for (so an entry with many patterns gains nothing by
     it). Every phrasing of every candidate is measured at once, over their words' numbers:
     a word in a weak line counts in proportion, and a phrasing of one or two common words
-    proves little even when whole."""
+    proves little even when whole. Returns the evidence of the candidates whose coverage
+    could fit (FITS_WITH_PATTERN), the only ones ever scored, and the most of the paste any
+    candidate accounts for."""
     # An entry without phrasings holds no word, so no paste gathers it; left out all the same,
     # as the sums below take each entry's phrasings to be where the next entry's begin.
     entries = [e for e in map(index.entries.__getitem__, found) if e.kinds]
     if not entries:
-        return []
+        return [], 0.0
     # The paste's weight of each word, by number: a table as long as the vocabulary (calloc'd,
     # so only the pages written cost anything) is read faster than a sorted search.
     number, idfs = index.postings.known, index.idfs()
@@ -154,22 +156,26 @@ def _measure(index: LookupIndex, query: dict[str, float], found: list[str]) -> l
     strong = in_paste >= HELD  # words held in full
     rare = np.logical_or.reduceat(strong & (idf >= index.idf_at(_rare_df(index))), starts)
 
+    coverages = np.maximum.reduceat(coverage, firsts)
+    explaineds = np.maximum.reduceat(explained, firsts)
+    fitting = np.flatnonzero(coverages >= FITS_WITH_PATTERN)
     measured = []
     rows = zip(
-        entries,
-        np.maximum.reduceat(coverage, firsts).tolist(),
-        np.maximum.reduceat(explained, firsts).tolist(),
-        np.logical_or.reduceat(rare, firsts).tolist(),
-        firsts.tolist(),
+        fitting.tolist(),
+        coverages[fitting].tolist(),
+        explaineds[fitting].tolist(),
+        np.logical_or.reduceat(rare, firsts)[fitting].tolist(),
+        firsts[fitting].tolist(),
         strict=True,
     )
-    for entry, best_coverage, best_explained, specific, first in rows:
-        if not specific and best_coverage >= FITS_WITH_PATTERN:  # only these are ever scored
+    for i, best_coverage, best_explained, specific, first in rows:
+        entry = entries[i]
+        if not specific:
             own = slice(first, first + len(entry.kinds))
             spans = zip(starts[own].tolist(), lengths[own].tolist(), strict=True)
             specific = _several_rare_together(index, [words[a : a + n][strong[a : a + n]] for a, n in spans])
         measured.append(_Evidence(entry, best_coverage, best_explained, specific))
-    return measured
+    return measured, float(explaineds.max())
 
 
 def _rare_df(index: LookupIndex) -> float:
@@ -295,9 +301,8 @@ class Weighed:
 
 
 def _weighed(index: LookupIndex, query: dict[str, float]) -> Weighed:
-    measured = _measure(index, query, _gather(index, query))
-    most_explained = max((m.explained for m in measured), default=0.0)
-    fitting = [(_score(m, most_explained, True), m) for m in measured if m.coverage >= FITS_WITH_PATTERN]
+    measured, most_explained = _measure(index, query, _gather(index, query))
+    fitting = [(_score(m, most_explained, True), m) for m in measured]
     fitting.sort(key=lambda item: -item[0])
     unmatched = [_score(m, most_explained, False) for _, m in fitting]
     return Weighed(
