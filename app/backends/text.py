@@ -158,11 +158,11 @@ def _best_window(found: list[tuple[int, int, int]], span: int) -> tuple[int, int
 
 def _holding_all(
     low: str, patterns: tuple[tuple[str, re.Pattern, bool], ...], held: list[str], size: int, span: int
-) -> tuple[int, int, int] | None:
-    """(line start, line end, window start) of the first line of a lowered text with a window
-    holding every term whose first word the text holds (`held`, one at least); None where
-    no line has one. Only the lines holding the rarest of those words are looked at: in a
-    long body, a few of its many lines."""
+) -> tuple[int, int, int, list[tuple[int, int, int]]] | None:
+    """(line start, line end, window start, the line's matches in its own offsets) of the
+    first line of a lowered text with a window holding every term whose first word the text
+    holds (`held`, one at least); None where no line has one. Only the lines holding the
+    rarest of those words are looked at: in a long body, a few of its many lines."""
     rare = min(held, key=low.count) if len(held) > 1 else held[0]
     at = low.find(rare)
     while at != -1:
@@ -174,7 +174,7 @@ def _holding_all(
                 (len({term for _, _, term in found}), 0) if len(line) <= size else _best_window(found, span)
             )
             if distinct == len(held):
-                return start, last, start + first
+                return start, last, start + first, found
         at = low.find(rare, last + 1)
     return None
 
@@ -209,17 +209,19 @@ def marked_snippet(
         if not patterns or best is not None and best[0] == len(patterns):
             break  # every term in one window: no later window can do better
         low = lower[n] if lower else lowered(text_)
-        if best is not None and sum(first in low for first, _, _ in patterns) <= best[0]:
+        most = best[0] if best else 0
+        held = [first for first, _, _ in patterns if first in low]  # every match begins with one
+        if len(held) <= most:
             continue  # a window of this text holds no more distinct terms than the text does
         short = len(text_) <= size  # its matches all found: they mark it
         if not short:  # first the line holding every term the text holds, where one does
-            most = best[0] if best else 0
-            held = [first for first, _, _ in patterns if first in low]
-            if len(held) <= most:
-                continue
             line = _holding_all(low, patterns, held, size, span)
             if line is not None:
-                best, marks = (len(held), n, *line), None
+                first, last, start, found = line
+                best = (len(held), n, first, last, start)
+                marks = (
+                    [(a + first, b + first, term) for a, b, term in found] if last - first <= size else None
+                )
                 continue
             if len(held) - 1 <= most:
                 continue  # no line holds all of them: none holds more than `most`
