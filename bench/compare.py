@@ -46,7 +46,8 @@ def free_port() -> int:
 
 class Server:
     """A server in a process group of its own, pinned to CPU 0; stopped with its group.
-    `files`: what it serves from (files, or folders of them), read through before each run."""
+    `files`: what it serves from (files, or folders of them), read through before each of
+    drive()'s runs."""
 
     def __init__(
         self, name: str, argv: list[str], url: str, log: Path, env: dict | None = None, files: tuple = ()
@@ -168,10 +169,10 @@ def _ms(text: str) -> float:
 def keep_cached(paths: tuple) -> None:
     """Read each file through (and a SQLite base's write-ahead log), so that the OS holds it in
     its cache as it holds a busy server's base. This machine's OS lets go of pages nobody read
-    lately within minutes: a minute idle left 458 MB of errata's base of 100,000 entries (921
-    MB) in the cache, and searches of new words then took 4.2 ms of CPU each, against 2.3 ms
+    lately within minutes: a minute idle left 458 MiB of errata's base of 100,000 entries (921
+    MiB) in the cache, and searches of new words then took 4.2 ms of CPU each, against 2.3 ms
     with the base read through just before. Every server's files are read alike: Datasette's
-    base (55 MB) and nginx's files too."""
+    base (53 MiB) and nginx's files too."""
     buffer = bytearray(1 << 20)
     for path in paths:
         found = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
@@ -181,7 +182,7 @@ def keep_cached(paths: tuple) -> None:
                 with file.open("rb", buffering=0) as f:
                     while f.readinto(buffer):
                         pass
-            except FileNotFoundError:  # no log yet
+            except FileNotFoundError:  # a log or a cache folder not made yet
                 pass
 
 
